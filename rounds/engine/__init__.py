@@ -1,0 +1,1 @@
+"""The blackjack engine: pure Python, no Django. Plain data in, plain data out."""
