@@ -1,0 +1,313 @@
+"""Reading a round document (format 1 of ../shared/round-format.md) into plain records.
+
+`parse_round` refuses anything that is not a round document at all with a `RoundFormatError`
+naming the field. Everything that is a round but breaks a rule (an impossible card, a wrong
+payout, a forbidden double) is left for `replay` to report as a finding.
+"""
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+
+from .cards import is_card
+from .rules import BET_KINDS
+
+ACTIONS = frozenset({"hit", "stand", "double", "split", "surrender"})
+STATUSES = frozenset({"completed", "cancelled"})
+CANCEL_REASONS = frozenset({"card_unreadable", "network_failure", "malfunction", "procedure_error"})
+_AMOUNT = re.compile(r"\d+(\.\d{1,2})?")
+
+
+class RoundFormatError(ValueError):
+    """The document is not a round: `field` is where ("bets[2].stake"), `message` says what."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(slots=True, frozen=True)
+class Action:
+    name: str  # hit, stand, double, split or surrender
+    auto: bool = False  # the system decided for the player
+    requested: str | None = None  # what the player asked for, when the system decided otherwise
+
+    @property
+    def label(self) -> str:
+        return f"auto_{self.name}" if self.auto else self.name
+
+
+@dataclass(slots=True)
+class HandRecord:
+    cards: list[str]
+    actions: list[Action]
+
+
+@dataclass(slots=True)
+class SpotRecord:
+    spot: str
+    seat: int | None
+    player: str
+    hands: list[HandRecord]
+
+
+@dataclass(slots=True)
+class BetRecord:
+    bet_id: str
+    player: str
+    kind: str
+    spot: str
+    stake: Decimal
+    wagered: Decimal
+    returned: Decimal
+    follow_double: bool = False
+    follow_split: bool = False
+    followed_double: bool | None = None
+    followed_split: bool | None = None
+    behind: bool = False  # an insurance bet of a play-behind player
+
+
+@dataclass(slots=True)
+class SharedDeal:
+    initial: list[str]
+    draws: list[str]
+
+
+@dataclass(slots=True)
+class RoundRecord:
+    round_id: str
+    table: str
+    shoe: str
+    number: int
+    opened_at: datetime
+    closed_at: datetime
+    status: str
+    cancel_reason: str | None
+    cut_card: bool
+    dealer: list[str]
+    shared: SharedDeal | None
+    spots: list[SpotRecord]
+    bets: list[BetRecord]
+    spots_by_id: dict[str, SpotRecord] = field(default_factory=dict)
+
+    @property
+    def cancelled(self) -> bool:
+        return self.status == "cancelled"
+
+
+def parse_round(document: object, *, strict_cards: bool = False) -> RoundRecord:
+    """The round in `document`; with strict_cards a card that does not exist is refused too."""
+    reader = _Reader(strict_cards)
+    return reader.round(document)
+
+
+class _Reader:
+    def __init__(self, strict_cards: bool):
+        self.strict_cards = strict_cards
+
+    def round(self, doc: object) -> RoundRecord:
+        doc = _object(doc, "document")
+        if doc.get("format") != 1 or isinstance(doc.get("format"), bool):
+            raise RoundFormatError("format", "must be 1")
+        status = _choice(doc, "status", STATUSES, "")
+        cancel_reason = None
+        if status == "cancelled":
+            cancel_reason = _choice(doc, "cancel_reason", CANCEL_REASONS, "")
+        opened_at = _timestamp(doc, "opened_at")
+        closed_at = _timestamp(doc, "closed_at")
+        if closed_at < opened_at:
+            raise RoundFormatError("closed_at", "is before opened_at")
+        number = _required(doc, "number", "")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise RoundFormatError("number", "must be a whole number of at least 1")
+        cut_card = _required(doc, "cut_card", "")
+        if not isinstance(cut_card, bool):
+            raise RoundFormatError("cut_card", "must be true or false")
+        record = RoundRecord(
+            round_id=_text(doc, "round_id", ""),
+            table=_text(doc, "table", ""),
+            shoe=_text(doc, "shoe", ""),
+            number=number,
+            opened_at=opened_at,
+            closed_at=closed_at,
+            status=status,
+            cancel_reason=cancel_reason,
+            cut_card=cut_card,
+            dealer=self.cards(_required(doc, "dealer", ""), "dealer"),
+            shared=self.shared(doc),
+            spots=[],
+            bets=[],
+        )
+        for index, spot in enumerate(_list(doc, "spots", "")):
+            parsed = self.spot(spot, f"spots[{index}]")
+            if parsed.spot in record.spots_by_id:
+                raise RoundFormatError(f"spots[{index}].spot", f"spot {parsed.spot!r} appears twice")
+            record.spots_by_id[parsed.spot] = parsed
+            record.spots.append(parsed)
+        bet_ids = set()
+        for index, bet in enumerate(_list(doc, "bets", "")):
+            parsed = self.bet(bet, f"bets[{index}]")
+            if parsed.bet_id in bet_ids:
+                raise RoundFormatError(f"bets[{index}].bet_id", f"bet {parsed.bet_id!r} appears twice")
+            if parsed.spot not in record.spots_by_id:
+                raise RoundFormatError(
+                    f"bets[{index}].spot", f"there is no spot {parsed.spot!r} in this round"
+                )
+            bet_ids.add(parsed.bet_id)
+            record.bets.append(parsed)
+        return record
+
+    def cards(self, value: object, where: str) -> list[str]:
+        if not isinstance(value, list):
+            raise RoundFormatError(where, "must be a list of cards")
+        for index, card in enumerate(value):
+            if not isinstance(card, str):
+                raise RoundFormatError(f"{where}[{index}]", "a card is a two-character string such as 'TS'")
+            if self.strict_cards and not is_card(card):
+                raise RoundFormatError(
+                    f"{where}[{index}]", f"{card!r} is not a card (rank A23456789TJQK, suit SHDC)"
+                )
+        return value
+
+    def shared(self, doc: dict) -> SharedDeal | None:
+        shared = doc.get("shared")
+        if shared is None:
+            return None
+        shared = _object(shared, "shared")
+        return SharedDeal(
+            initial=self.cards(_required(shared, "initial", "shared"), "shared.initial"),
+            draws=self.cards(shared.get("draws", []), "shared.draws"),
+        )
+
+    def spot(self, value: object, where: str) -> SpotRecord:
+        spot = _object(value, where)
+        seat = spot.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise RoundFormatError(f"{where}.seat", "must be a seat number or null")
+        hands = []
+        for index, hand in enumerate(_list(spot, "hands", where)):
+            hand_where = f"{where}.hands[{index}]"
+            hand = _object(hand, hand_where)
+            hands.append(
+                HandRecord(
+                    cards=self.cards(_required(hand, "cards", hand_where), f"{hand_where}.cards"),
+                    actions=[
+                        _action(action, f"{hand_where}.actions[{i}]")
+                        for i, action in enumerate(_list(hand, "actions", hand_where))
+                    ],
+                )
+            )
+        return SpotRecord(
+            spot=_text(spot, "spot", where), seat=seat, player=_text(spot, "player", where), hands=hands
+        )
+
+    def bet(self, value: object, where: str) -> BetRecord:
+        bet = _object(value, where)
+        stake = _amount(bet, "stake", where)
+        if stake == 0:
+            raise RoundFormatError(f"{where}.stake", "must be above 0")
+        return BetRecord(
+            bet_id=_text(bet, "bet_id", where),
+            player=_text(bet, "player", where),
+            kind=_choice(bet, "kind", BET_KINDS, where),
+            spot=_text(bet, "spot", where),
+            stake=stake,
+            wagered=_amount(bet, "wagered", where),
+            returned=_amount(bet, "returned", where),
+            follow_double=_flag(bet, "follow_double", where, default=False),
+            follow_split=_flag(bet, "follow_split", where, default=False),
+            followed_double=_flag(bet, "followed_double", where, default=None),
+            followed_split=_flag(bet, "followed_split", where, default=None),
+            behind=_flag(bet, "behind", where, default=False),
+        )
+
+
+def _path(where: str, name: str) -> str:
+    return f"{where}.{name}" if where else name
+
+
+def _object(value: object, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise RoundFormatError(where, "must be an object")
+    return value
+
+
+def _required(doc: dict, name: str, where: str) -> object:
+    if name not in doc:
+        raise RoundFormatError(_path(where, name), "is missing")
+    return doc[name]
+
+
+def _text(doc: dict, name: str, where: str) -> str:
+    value = _required(doc, name, where)
+    if not isinstance(value, str) or not value.strip():
+        raise RoundFormatError(_path(where, name), "must be a non-empty string")
+    return value
+
+
+def _list(doc: dict, name: str, where: str) -> list:
+    value = _required(doc, name, where)
+    if not isinstance(value, list):
+        raise RoundFormatError(_path(where, name), "must be a list")
+    return value
+
+
+def _choice(doc: dict, name: str, allowed, where: str) -> str:
+    value = _required(doc, name, where)
+    if value not in allowed:
+        raise RoundFormatError(_path(where, name), f"{value!r} is not one of {', '.join(sorted(allowed))}")
+    return value
+
+
+def _flag(doc: dict, name: str, where: str, *, default: bool | None) -> bool | None:
+    value = doc.get(name, default)
+    if value is not default and not isinstance(value, bool):
+        raise RoundFormatError(_path(where, name), "must be true or false")
+    return value
+
+
+def _amount(doc: dict, name: str, where: str) -> Decimal:
+    value = _required(doc, name, where)
+    if not isinstance(value, str):
+        raise RoundFormatError(
+            _path(where, name), "an amount is a decimal string such as '10.00', never a number"
+        )
+    if not _AMOUNT.fullmatch(value):
+        raise RoundFormatError(
+            _path(where, name), f"{value!r} is not an amount: digits, at most 2 decimals, never negative"
+        )
+    return Decimal(value).quantize(Decimal("0.01"))
+
+
+def _timestamp(doc: dict, name: str) -> datetime:
+    value = _text(doc, name, "")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise RoundFormatError(name, f"{value!r} is not an ISO 8601 time") from None
+    if moment.tzinfo is None:
+        raise RoundFormatError(name, "needs a time zone (for instance a trailing Z for UTC)")
+    return moment
+
+
+def _action(value: object, where: str) -> Action:
+    requested = None
+    if isinstance(value, dict):
+        requested = value.get("requested")
+        if requested is not None and requested not in ACTIONS:
+            raise RoundFormatError(f"{where}.requested", f"{requested!r} is not an action")
+        value = value.get("action")
+        where = f"{where}.action"
+    if not isinstance(value, str):
+        raise RoundFormatError(where, "an action is a string such as 'hit'")
+    auto = value.startswith("auto_")
+    name = value[5:] if auto else value
+    if name not in ACTIONS:
+        raise RoundFormatError(
+            where, f"{value!r} is not an action (hit, stand, double, split, surrender, auto_…)"
+        )
+    if requested is not None and not auto:
+        raise RoundFormatError(where, "only an automatic decision (auto_…) carries what was requested")
+    return Action(name, auto, requested)

@@ -1,0 +1,337 @@
+"""Walking each hand's decisions and the facilitator's draws against the table's rules.
+
+Everything here reports what it finds into a list of findings and returns what actually
+happened (the hands as played, the facilitator's hand), so that settlement can price it.
+"""
+
+from dataclasses import dataclass
+
+from .cards import CARD_VALUE, is_ace, is_ten_value
+from .document import Action, BetRecord, SpotRecord
+from .findings import Finding
+from .hand import hand_total, is_natural
+from .rules import RuleSet
+
+_TAKES_CARD = frozenset({"hit", "double"})
+
+
+@dataclass(slots=True)
+class PlayedHand:
+    cards: list[str]
+    total: int
+    from_split: bool
+    doubled: bool = False
+    surrendered: bool = False
+    finished: bool = False
+
+    @property
+    def bust(self) -> bool:
+        return self.total > 21
+
+    @property
+    def blackjack(self) -> bool:
+        return not self.from_split and is_natural(self.cards)
+
+
+@dataclass(slots=True)
+class PlayedSpot:
+    spot: SpotRecord
+    hands: list[PlayedHand]
+    split: bool
+    initial: tuple[str, str] | None  # the first two cards dealt to the spot (the pair, after a split)
+
+
+def is_pair(first: str, second: str, rules: RuleSet) -> bool:
+    if rules.split_match == "rank":
+        return first[0] == second[0]
+    return CARD_VALUE[first] == CARD_VALUE[second]
+
+
+class SpotPlayer:
+    """Replays the decisions of one spot's hands; appends findings to `findings`."""
+
+    def __init__(self, rules: RuleSet, dealer_up: str | None, findings: list[Finding]):
+        self.rules = rules
+        self.dealer_up = dealer_up
+        self.findings = findings
+
+    def play(self, spot: SpotRecord) -> PlayedSpot:
+        hands = spot.hands
+        if not hands:
+            return PlayedSpot(spot, [], False, None)
+        first = hands[0]
+        split = bool(first.actions) and first.actions[0].name == "split"
+        if split:
+            if len(hands) != 2 or not first.cards or not hands[1].cards:
+                self._find(
+                    "cards_actions_mismatch", spot, 1, f"a split must leave two hands, not {len(hands)}"
+                )
+                split = len(hands) >= 2 and bool(first.cards) and bool(hands[1].cards)
+        if not split and len(hands) > 1:
+            self._find("cards_actions_mismatch", spot, 2, f"{len(hands)} hands without a split")
+        if split:
+            initial = (first.cards[0], hands[1].cards[0])
+            self._check_split(spot, initial, first.actions[0])
+            split_aces = is_ace(initial[0])
+            played = [
+                self._walk(spot, 1, first.cards, first.actions[1:], from_split=True, split_aces=split_aces),
+                self._walk(spot, 2, hands[1].cards, hands[1].actions, from_split=True, split_aces=split_aces),
+            ]
+            played += [
+                self._walk(spot, n, hand.cards, hand.actions, from_split=True, split_aces=False)
+                for n, hand in enumerate(hands[2:], start=3)
+            ]
+        else:
+            initial = tuple(first.cards[:2]) if len(first.cards) >= 2 else None
+            played = [
+                self._walk(spot, n, hand.cards, hand.actions, from_split=n > 1, split_aces=False)
+                for n, hand in enumerate(hands, start=1)
+            ]
+        return PlayedSpot(spot, played, split, initial)
+
+    # --- one hand ------------------------------------------------------------------------
+
+    def _walk(self, spot, hand_no, cards, actions, *, from_split: bool, split_aces: bool) -> PlayedHand:
+        if len(cards) < 2:
+            self._find(
+                "cards_actions_mismatch", spot, hand_no, f"the hand holds {len(cards)} card(s), not two"
+            )
+        held = list(cards[:2])
+        position = len(held)
+        total, soft = hand_total(held)
+        hand = PlayedHand(cards, total, from_split)
+        ended = None  # why no decision may follow
+        if split_aces:
+            ended = "a split ace takes one card only"
+        elif total == 21:
+            ended = "21" if from_split else "a blackjack"
+        automatic = False
+        for index, action in enumerate(actions):
+            name = action.name
+            if ended:
+                if name in _TAKES_CARD and ended == "the card limit":
+                    self._find(
+                        "card_limit_exceeded",
+                        spot,
+                        hand_no,
+                        f"{action.label} on a hand of {len(held)} cards: the table stops a hand at "
+                        f"{self.rules.max_cards} cards",
+                    )
+                else:
+                    self._find("action_after_hand_ended", spot, hand_no, f"{action.label} after {ended}")
+            else:
+                self._check_decision(spot, hand_no, action, held, total, soft, index, from_split)
+                if automatic and not action.auto:
+                    self._find(
+                        "auto_play_wrong",
+                        spot,
+                        hand_no,
+                        f"{action.label} by the player after the system had taken over the hand",
+                    )
+                if action.auto:
+                    self._check_automatic(spot, hand_no, action, held, total, soft, index, from_split)
+                    automatic = automatic or action.requested is None
+            if name == "split":
+                continue
+            if name in _TAKES_CARD:
+                if position >= len(cards):
+                    self._find("cards_actions_mismatch", spot, hand_no, f"no card for the {action.label}")
+                else:
+                    held.append(cards[position])
+                    position += 1
+                    total, soft = hand_total(held)
+            if name == "stand":
+                ended = ended or "a stand"
+            elif name == "surrender":
+                hand.surrendered = True
+                ended = ended or "a surrender"
+            elif name == "double":
+                hand.doubled = True
+                ended = ended or "a double, which takes one card only"
+            if not ended or ended == "a double, which takes one card only":
+                if total > 21:
+                    ended = "a bust" if not ended else ended
+                elif total == 21:
+                    ended = ended or "21"
+                elif self.rules.max_cards and len(held) >= self.rules.max_cards:
+                    ended = ended or "the card limit"
+        if position < len(cards):
+            extra = len(cards) - position
+            self._find(
+                "cards_actions_mismatch", spot, hand_no, f"{extra} card(s) more than its decisions took"
+            )
+        hand.total = total
+        hand.finished = ended is not None
+        return hand
+
+    def _check_decision(self, spot, hand_no, action, held, total, soft, index, from_split):
+        name = action.name
+        if name == "double":
+            reason = self.double_refusal(held, total, soft, index, from_split)
+            if reason:
+                self._find("double_not_allowed", spot, hand_no, f"{action.label} {reason}")
+        elif name == "split":
+            reason = (
+                "only one split per hand"
+                if from_split or index > 0
+                else "split is recorded on the first hand"
+            )
+            self._find("split_not_allowed", spot, hand_no, f"{action.label}: {reason}")
+        elif name == "surrender":
+            reason = self.surrender_refusal(index, from_split)
+            if reason:
+                self._find("surrender_not_allowed", spot, hand_no, f"{action.label} {reason}")
+
+    def double_refusal(self, held, total, soft, index, from_split) -> str | None:
+        rules = self.rules
+        if index > 0 or len(held) != 2:
+            return "after another decision: a double is the first decision on two cards"
+        if from_split and not rules.double_after_split:
+            return "after a split: this table allows no double after a split"
+        if rules.double == "hard_9_to_11" and (soft or not 9 <= total <= 11):
+            kind = "soft" if soft else "hard"
+            return f"on {kind} {total}: this table allows a double on hard 9, 10 or 11 only"
+        return None
+
+    def surrender_refusal(self, index, from_split) -> str | None:
+        if not self.rules.surrender:
+            return "at a table that offers no surrender"
+        if from_split or index > 0:
+            return "after another decision: surrender is only the first decision on the initial hand"
+        up = self.dealer_up
+        if up is not None and (is_ace(up) or is_ten_value(up)):
+            return f"against the facilitator's {up}: surrender is offered against 2 to 9 only"
+        return None
+
+    def _check_split(self, spot, pair, action: Action):
+        if self.rules.max_splits < 1:
+            self._find("split_not_allowed", spot, 1, "this table allows no split")
+        elif not is_pair(pair[0], pair[1], self.rules):
+            same = "rank" if self.rules.split_match == "rank" else "value"
+            self._find(
+                "split_not_allowed",
+                spot,
+                1,
+                f"split of {pair[0]} and {pair[1]}: not two cards of the same {same}",
+            )
+        if action.auto:
+            held = list(pair)
+            total, soft = hand_total(held)
+            self._check_automatic(spot, 1, action, held, total, soft, 0, False)
+
+    # --- decisions the system took ----------------------------------------------------------
+
+    def _check_automatic(self, spot, hand_no, action, held, total, soft, index, from_split):
+        expected = self.expected_automatic(action, held, total, soft, index, from_split)
+        if expected is not None and action.name not in expected:
+            why = f"for a requested {action.requested}" if action.requested else "for a missing decision"
+            wanted = " or ".join(f"auto_{name}" for name in expected)
+            self._find(
+                "auto_play_wrong",
+                spot,
+                hand_no,
+                f"{action.label} on {total} {why}: the table's policy gives {wanted}",
+            )
+
+    def expected_automatic(self, action, held, total, soft, index, from_split) -> tuple[str, ...] | None:
+        """The automatic decisions the table's policy allows here; None when it sets none."""
+        rules = self.rules
+        if action.requested is not None:
+            policy = rules.low_balance_double if action.requested == "double" else rules.low_balance_split
+            if action.requested not in ("double", "split") or policy is None:
+                return None
+            if policy == "hit":
+                return ("hit",)
+            return ("hit",) if total <= 11 else ("stand",)
+        if rules.auto_play == "stand":
+            return ("stand",)
+        if rules.auto_play == "hit_to_12":
+            return ("hit",) if total <= 11 else ("stand",)
+        from .strategy import basic_strategy
+
+        can_split = index == 0 and not from_split and len(held) == 2 and is_pair(held[0], held[1], rules)
+        decision = basic_strategy(
+            rules,
+            held,
+            self.dealer_up,
+            can_double=self.double_refusal(held, total, soft, index, from_split) is None,
+            can_split=can_split and rules.max_splits >= 1,
+            can_surrender=self.surrender_refusal(index, from_split) is None,
+        )
+        return (decision,)
+
+    def _find(self, code, spot, hand_no, message):
+        self.findings.append(
+            Finding(code, f"Spot {spot.spot}, hand {hand_no}: {message}.", spot=spot.spot, hand=hand_no)
+        )
+
+
+# --- the facilitator ---------------------------------------------------------------------
+
+
+def check_dealer(dealer: list[str], spots: list[PlayedSpot], bets: list[BetRecord], rules: RuleSet, findings):
+    """Did the facilitator draw exactly the cards the rules required, given how the players played?"""
+    if rules.hole_card:
+        if len(dealer) < 2:
+            findings.append(Finding("dealer_missing_hole_card", "The facilitator has no hole card."))
+            return
+        if is_natural(dealer[:2]):
+            for played in spots:
+                if (
+                    played.split
+                    or any(len(h.cards) > 2 for h in played.hands)
+                    or any(h.actions for h in played.spot.hands)
+                ):
+                    findings.append(
+                        Finding(
+                            "play_after_dealer_blackjack",
+                            f"Spot {played.spot.spot} played on after the facilitator's blackjack, "
+                            "which ends the round at once.",
+                            spot=played.spot.spot,
+                        )
+                    )
+        held = dealer[:2]
+    elif not dealer:
+        findings.append(Finding("dealer_stopped_early", "The facilitator has no card."))
+        return
+    else:
+        held = dealer[:1]
+    hands = [hand for played in spots for hand in played.hands]
+    live = any(not (h.bust or h.surrendered or h.blackjack) for h in hands)
+    blackjacks = any(h.blackjack for h in hands)
+    awaits_insurance = any(bet.kind == "insurance" for bet in bets)
+    bust_bonus = any(bet.kind == "bust_bonus" for bet in bets)
+
+    def bets_depend(cards) -> bool:
+        if live or bust_bonus:
+            return True
+        if rules.hole_card or len(cards) >= 2:
+            return False
+        could_be_blackjack = is_ace(cards[0]) or is_ten_value(cards[0])
+        return awaits_insurance or (blackjacks and could_be_blackjack)
+
+    position = len(held)
+    while hand_total(held)[0] < 17 and bets_depend(held):
+        if position >= len(dealer):
+            findings.append(
+                Finding(
+                    "dealer_stopped_early",
+                    f"The facilitator stopped on {hand_total(held)[0]} ({' '.join(held)}) and must draw below 17.",
+                )
+            )
+            return
+        held = held + [dealer[position]]
+        position += 1
+    if position < len(dealer):
+        total = hand_total(held)[0]
+        extra = " ".join(dealer[position:])
+        ended_by_blackjack = rules.hole_card and is_natural(dealer[:2])
+        if total >= 17 and not ended_by_blackjack:
+            message = f"The facilitator drew {extra} on {total}: the facilitator stands on all 17."
+            findings.append(Finding("dealer_drew_on_17", message))
+        else:
+            message = (
+                f"The facilitator drew {extra} although no bet depended on the facilitator's hand "
+                "any more: the round had to end."
+            )
+            findings.append(Finding("dealer_drew_after_end", message))
