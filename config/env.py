@@ -1,0 +1,108 @@
+"""Strict parsing of settings from the environment.
+
+Every helper takes the variable's name and reads it from `environ` (the process environment
+unless a mapping is given, which is how the tests call them). An empty value counts as unset.
+A value that does not parse raises ImproperlyConfigured naming the variable, so a bad
+deployment stops at start-up instead of misbehaving later.
+"""
+
+import os
+import re
+from collections.abc import Mapping
+from datetime import time
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+Environ = Mapping[str, str]
+
+_TRUE = frozenset({"1", "true", "yes"})
+_FALSE = frozenset({"0", "false", "no"})
+_HH_MM = re.compile(r"([01]\d|2[0-3]):([0-5]\d)")
+_BROKER_SCHEMES = ("redis://", "rediss://", "amqp://")
+_POSTGRESQL_ENGINE = "django.db.backends.postgresql"
+
+
+def env_str(name: str, default: str | None = None, *, environ: Environ | None = None) -> str | None:
+    environ = os.environ if environ is None else environ
+    value = environ.get(name, "").strip()
+    return value or default
+
+
+def env_bool(name: str, default: bool, *, environ: Environ | None = None) -> bool:
+    value = env_str(name, environ=environ)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be one of 1/0, true/false, yes/no; got {value!r}.")
+
+
+def env_list(name: str, default: list[str], *, environ: Environ | None = None) -> list[str]:
+    """A comma-separated list; blanks around items are dropped, an empty item is an error."""
+    value = env_str(name, environ=environ)
+    if value is None:
+        return list(default)
+    items = [item.strip() for item in value.split(",")]
+    if not all(items):
+        raise ImproperlyConfigured(f"{name} has an empty item in {value!r}.")
+    return items
+
+
+def env_time(name: str, default: str, *, environ: Environ | None = None) -> time:
+    """A time of day written HH:MM (24-hour clock)."""
+    value = env_str(name, default, environ=environ)
+    match = _HH_MM.fullmatch(value)
+    if match is None:
+        raise ImproperlyConfigured(f"{name} must be a time of day as HH:MM (24-hour); got {value!r}.")
+    return time(int(match[1]), int(match[2]))
+
+
+def env_timezone(name: str, default: str, *, environ: Environ | None = None) -> str:
+    """An IANA time zone name, checked against the zoneinfo database."""
+    value = env_str(name, default, environ=environ)
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise ImproperlyConfigured(f"{name} is not a known time zone: {value!r}.") from error
+    return value
+
+
+def env_database(name: str, *, sqlite_path: Path, conn_max_age: int, environ: Environ | None = None) -> dict:
+    """Django's DATABASES["default"]: SQLite at `sqlite_path` when unset, else a PostgreSQL URL."""
+    url = env_str(name, environ=environ)
+    if url is None:
+        sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path)}
+    try:
+        config = dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=True)
+    except Exception as error:
+        # The URL may hold a password: name the variable, never echo the value.
+        raise ImproperlyConfigured(
+            f"{name} is not a database URL that can be parsed "
+            "(expected postgres://user:password@host:5432/dbname)."
+        ) from error
+    if config["ENGINE"] != _POSTGRESQL_ENGINE:
+        scheme = url.split(":", 1)[0]
+        raise ImproperlyConfigured(
+            f"{name} must be a PostgreSQL URL (postgres://...); got scheme {scheme!r}."
+        )
+    if not config.get("NAME"):
+        raise ImproperlyConfigured(f"{name} names no database (expected postgres://.../dbname).")
+    return config
+
+
+def env_broker_url(name: str, *, environ: Environ | None = None) -> str | None:
+    """A Celery broker URL (Redis or AMQP), or None when unset."""
+    url = env_str(name, environ=environ)
+    if url is not None and not url.startswith(_BROKER_SCHEMES):
+        raise ImproperlyConfigured(f"{name} must start with one of {', '.join(_BROKER_SCHEMES)}.")
+    return url
+
+
+def is_redis_url(url: str | None) -> bool:
+    return url is not None and url.startswith(("redis://", "rediss://"))

@@ -1,0 +1,1 @@
+"""Players, table (seat and bet) limits, personal limits and the effective limit."""

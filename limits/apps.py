@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LimitsConfig(AppConfig):
+    name = "limits"
+    verbose_name = "Limits"

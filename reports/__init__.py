@@ -1,0 +1,1 @@
+"""Daily statistics, RTP and exposure reports, PDFs and their Celery jobs."""

@@ -1,0 +1,1 @@
+"""The reports app's models."""

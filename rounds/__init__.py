@@ -1,0 +1,1 @@
+"""Shoes, rounds, hands, bets, findings, incidents, re-settlements and ingest."""

@@ -1,0 +1,1 @@
+"""The rounds app's models."""

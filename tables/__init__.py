@@ -1,0 +1,1 @@
+"""Table configurations, rule sets, side options and paytables, table status."""

@@ -1,0 +1,175 @@
+"""The environment helpers in config/env.py: good values parse, bad ones stop start-up."""
+
+import os
+import subprocess
+import sys
+from datetime import time
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import (
+    env_bool,
+    env_broker_url,
+    env_database,
+    env_list,
+    env_str,
+    env_time,
+    env_timezone,
+    is_redis_url,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _database(environ: dict[str, str], tmp_path: Path) -> dict:
+    return env_database(
+        "DATABASE_URL", sqlite_path=tmp_path / "var" / "db.sqlite3", conn_max_age=60, environ=environ
+    )
+
+
+def test_an_empty_value_counts_as_unset():
+    assert env_str("X", "fallback", environ={"X": "  "}) == "fallback"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("1", True), ("true", True), ("Yes", True), ("0", False), ("FALSE", False), ("no", False)],
+)
+def test_env_bool_accepts_the_usual_spellings(value, expected):
+    assert env_bool("DEBUG", not expected, environ={"DEBUG": value}) is expected
+
+
+def test_env_bool_uses_the_default_when_unset():
+    assert env_bool("DEBUG", True, environ={}) is True
+
+
+@pytest.mark.parametrize("value", ["2", "on", "maybe", "tru"])
+def test_env_bool_rejects_anything_else(value):
+    with pytest.raises(ImproperlyConfigured, match="DEBUG"):
+        env_bool("DEBUG", True, environ={"DEBUG": value})
+
+
+def test_env_list_splits_on_commas_and_strips():
+    assert env_list("ALLOWED_HOSTS", [], environ={"ALLOWED_HOSTS": "a.example, b.example"}) == [
+        "a.example",
+        "b.example",
+    ]
+
+
+def test_env_list_uses_the_default_when_unset():
+    assert env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"], environ={}) == ["127.0.0.1", "localhost"]
+
+
+def test_env_list_rejects_an_empty_item():
+    with pytest.raises(ImproperlyConfigured, match="ALLOWED_HOSTS"):
+        env_list("ALLOWED_HOSTS", [], environ={"ALLOWED_HOSTS": "a.example,,b.example"})
+
+
+def test_env_time_parses_hh_mm():
+    assert env_time(
+        "PITBOSS_GAMING_DAY_CUTOFF", "06:00", environ={"PITBOSS_GAMING_DAY_CUTOFF": "23:59"}
+    ) == time(23, 59)
+    assert env_time("PITBOSS_GAMING_DAY_CUTOFF", "06:00", environ={}) == time(6, 0)
+
+
+@pytest.mark.parametrize("value", ["6:00", "24:00", "06:60", "0600", "06:00:00", "noon"])
+def test_env_time_rejects_anything_but_hh_mm(value):
+    with pytest.raises(ImproperlyConfigured, match="PITBOSS_GAMING_DAY_CUTOFF"):
+        env_time("PITBOSS_GAMING_DAY_CUTOFF", "06:00", environ={"PITBOSS_GAMING_DAY_CUTOFF": value})
+
+
+def test_env_timezone_accepts_an_iana_name():
+    environ = {"PITBOSS_GAMING_DAY_TIME_ZONE": "America/New_York"}
+    assert env_timezone("PITBOSS_GAMING_DAY_TIME_ZONE", "Europe/Malta", environ=environ) == "America/New_York"
+
+
+@pytest.mark.parametrize("value", ["Europe/Atlantis", "../etc/passwd", "CEST+2"])
+def test_env_timezone_rejects_an_unknown_zone(value):
+    with pytest.raises(ImproperlyConfigured, match="PITBOSS_GAMING_DAY_TIME_ZONE"):
+        env_timezone(
+            "PITBOSS_GAMING_DAY_TIME_ZONE", "Europe/Malta", environ={"PITBOSS_GAMING_DAY_TIME_ZONE": value}
+        )
+
+
+def test_database_defaults_to_sqlite_and_creates_its_folder(tmp_path):
+    config = _database({}, tmp_path)
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == str(tmp_path / "var" / "db.sqlite3")
+    assert (tmp_path / "var").is_dir()
+
+
+def test_database_parses_a_postgres_url(tmp_path):
+    config = _database({"DATABASE_URL": "postgres://app:s3cret@db.internal:5433/pitboss"}, tmp_path)
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["HOST"], config["PORT"], config["NAME"]) == ("db.internal", 5433, "pitboss")
+    assert (config["USER"], config["PASSWORD"]) == ("app", "s3cret")
+    assert config["CONN_MAX_AGE"] == 60
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "mysql://root@localhost/pitboss",
+        "sqlite:///tmp/x.sqlite3",
+        "not a url",
+        "postgres://app:s3cret@db.internal:port/pitboss",
+        "postgres://app@db.internal:5432/",
+    ],
+)
+def test_database_rejects_anything_but_a_postgres_url(url, tmp_path):
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL") as raised:
+        _database({"DATABASE_URL": url}, tmp_path)
+    assert "s3cret" not in str(raised.value)
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:6379/0", "rediss://cache:6380/1", "amqp://guest@mq//"])
+def test_broker_url_accepts_redis_and_amqp(url):
+    assert env_broker_url("CELERY_BROKER_URL", environ={"CELERY_BROKER_URL": url}) == url
+
+
+def test_broker_url_is_none_when_unset():
+    assert env_broker_url("CELERY_BROKER_URL", environ={}) is None
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:6379", "127.0.0.1:6379", "sqs://queue"])
+def test_broker_url_rejects_other_schemes(url):
+    with pytest.raises(ImproperlyConfigured, match="CELERY_BROKER_URL"):
+        env_broker_url("CELERY_BROKER_URL", environ={"CELERY_BROKER_URL": url})
+
+
+def test_is_redis_url():
+    assert is_redis_url("redis://x") and is_redis_url("rediss://x")
+    assert not is_redis_url("amqp://x") and not is_redis_url(None)
+
+
+def _import_settings(**overrides: str) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "DEBUG"}}
+    environ.update(overrides)
+    return subprocess.run(
+        [sys.executable, "-c", "import config.settings"],
+        cwd=REPO,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_start_up_stops_on_a_bad_database_url():
+    result = _import_settings(DATABASE_URL="mysql://root@localhost/pitboss")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "DATABASE_URL" in result.stderr
+
+
+def test_start_up_stops_without_a_secret_key_when_debug_is_off():
+    result = _import_settings(DEBUG="false", SECRET_KEY="")
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_settings_import_cleanly_with_nothing_set():
+    result = _import_settings()
+    assert result.returncode == 0, result.stderr
