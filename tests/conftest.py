@@ -1,0 +1,160 @@
+"""Which tests need an outside service, and what happens when it is missing.
+
+Markers: `postgres` (DATABASE_URL points at PostgreSQL), `redis` (CELERY_BROKER_URL is a Redis
+that answers), `celery_worker` (CELERY_BROKER_URL answers, for a real worker), `browser`
+(/usr/bin/chromium runs). On a laptop without them such tests are skipped and the run ends
+with a summary of what was left out and why. With PITBOSS_REQUIRE_SERVICES=1 (CI) a missing
+service stops the run at start-up instead: nothing is skipped silently.
+"""
+
+import functools
+import os
+import subprocess
+from collections import Counter
+
+import pytest
+from django.conf import settings
+
+from config.env import is_redis_url
+
+REQUIRE_SERVICES = os.environ.get("PITBOSS_REQUIRE_SERVICES") == "1"
+CHROMIUM = "/usr/bin/chromium"
+SERVICE_MARKERS = ("postgres", "redis", "celery_worker", "browser")
+CONNECT_TIMEOUT = 5
+
+_left_out: Counter[str] = Counter()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0]
+
+
+def _postgres_problem() -> str | None:
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        return "DATABASE_URL is not set, so the tests ran on SQLite"
+    import psycopg
+
+    where = f"{db.get('HOST') or 'localhost'}:{db.get('PORT') or 5432}/{db['NAME']}"
+    try:
+        psycopg.connect(
+            host=db.get("HOST") or None,
+            port=db.get("PORT") or None,
+            user=db.get("USER") or None,
+            password=db.get("PASSWORD") or None,
+            dbname=db["NAME"],
+            connect_timeout=CONNECT_TIMEOUT,
+        ).close()
+    except psycopg.Error as error:
+        return f"PostgreSQL at {where} does not answer: {_first_line(error)}"
+    return None
+
+
+def _redis_problem() -> str | None:
+    url = None if settings.CELERY_TASK_ALWAYS_EAGER else settings.CELERY_BROKER_URL
+    if url is None:
+        return "CELERY_BROKER_URL is not set, so Celery ran eagerly"
+    if not is_redis_url(url):
+        return "CELERY_BROKER_URL is not a Redis URL"
+    import redis
+
+    try:
+        redis.Redis.from_url(
+            url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=CONNECT_TIMEOUT
+        ).ping()
+    except redis.RedisError as error:
+        return f"Redis at CELERY_BROKER_URL does not answer a ping: {_first_line(error)}"
+    return None
+
+
+def _broker_problem() -> str | None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return "CELERY_BROKER_URL is not set, so Celery ran eagerly"
+    if is_redis_url(settings.CELERY_BROKER_URL):
+        return _redis_problem()
+    from kombu import Connection
+
+    try:
+        with Connection(settings.CELERY_BROKER_URL, connect_timeout=CONNECT_TIMEOUT) as connection:
+            connection.ensure_connection(max_retries=1)
+    except Exception as error:
+        return f"the broker at CELERY_BROKER_URL does not answer: {_first_line(error)}"
+    return None
+
+
+def _browser_problem() -> str | None:
+    if not os.path.exists(CHROMIUM):
+        return f"{CHROMIUM} is not installed (apt-get install chromium)"
+    try:
+        subprocess.run([CHROMIUM, "--version"], capture_output=True, check=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"`chromium --version` failed: {_first_line(error)}"
+    return None
+
+
+_CHECKS = {
+    "postgres": _postgres_problem,
+    "redis": _redis_problem,
+    "celery_worker": _broker_problem,
+    "browser": _browser_problem,
+}
+
+
+@functools.cache
+def service_problem(marker: str) -> str | None:
+    """Why the service behind `marker` cannot be used, or None when it can."""
+    return _CHECKS[marker]()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not REQUIRE_SERVICES:
+        return
+    problems = [
+        f"  {marker}: {problem}" for marker in SERVICE_MARKERS if (problem := service_problem(marker))
+    ]
+    if problems:
+        pytest.exit(
+            "PITBOSS_REQUIRE_SERVICES=1, but these services are unreachable:\n" + "\n".join(problems),
+            returncode=pytest.ExitCode.USAGE_ERROR,
+        )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for marker in SERVICE_MARKERS:
+            if item.get_closest_marker(marker) is None:
+                continue
+            problem = service_problem(marker)
+            # Under PITBOSS_REQUIRE_SERVICES the start-up check has passed: never skip, let it fail.
+            if problem is None or REQUIRE_SERVICES:
+                continue
+            item.add_marker(pytest.mark.skip(reason=f"needs {marker}: {problem}"))
+            _left_out[marker] += 1
+            break
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if not _left_out:
+        return
+    terminalreporter.section("left out: services not available", sep="-", yellow=True)
+    for marker, count in sorted(_left_out.items()):
+        tests = "test" if count == 1 else "tests"
+        terminalreporter.write_line(f"{count} {marker} {tests} skipped: {service_problem(marker)}")
+    terminalreporter.write_line(
+        "Set DATABASE_URL and CELERY_BROKER_URL and install chromium to run them (see README.md)."
+    )
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager_unless_worker(request: pytest.FixtureRequest):
+    """Tasks run in-process, even with a broker set, except in tests that start a real worker."""
+    if request.node.get_closest_marker("celery_worker"):
+        yield
+        return
+    from config.celery import app
+
+    saved = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved
