@@ -316,7 +316,8 @@ def check_dealer(dealer: list[str], spots: list[PlayedSpot], bets: list[BetRecor
             findings.append(
                 Finding(
                     "dealer_stopped_early",
-                    f"The facilitator stopped on {hand_total(held)[0]} ({' '.join(held)}) and must draw below 17.",
+                    f"The facilitator stopped on {hand_total(held)[0]} ({' '.join(held)}) "
+                    "and must draw below 17.",
                 )
             )
             return

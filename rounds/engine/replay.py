@@ -126,7 +126,8 @@ class _Replay:
             if extras != draws[: len(extras)]:
                 self.find(
                     "shared_deal_mismatch",
-                    f"Spot {spot_id} took {' '.join(extras)}; the common draws were {' '.join(draws) or 'none'}.",
+                    f"Spot {spot_id} took {' '.join(extras)}; "
+                    f"the common draws were {' '.join(draws) or 'none'}.",
                     spot=spot_id,
                 )
             most_taken = max(most_taken, len(extras))
@@ -296,7 +297,8 @@ class _Replay:
         elif bet.stake != round_down(base.stake / 2):
             self.find(
                 "insurance_wrong_stake",
-                f"Bet {bet.bet_id} stakes {bet.stake}; insurance is half of {base.stake}, {round_down(base.stake / 2)}.",
+                f"Bet {bet.bet_id} stakes {bet.stake}; "
+                f"insurance is half of {base.stake}, {round_down(base.stake / 2)}.",
                 **where,
             )
 
@@ -316,7 +318,8 @@ class _Replay:
         if result.wagered is not None and result.wagered != bet.wagered:
             self.find(
                 "wrong_wagered",
-                f"Bet {bet.bet_id} ({bet.kind}) reports {bet.wagered} wagered; the decisions put {result.wagered} at risk.",
+                f"Bet {bet.bet_id} ({bet.kind}) reports {bet.wagered} wagered; "
+                f"the decisions put {result.wagered} at risk.",
                 **where,
             )
         if result.returned is None or result.returned == bet.returned:
