@@ -1,0 +1,135 @@
+"""Basic strategy: the total-dependent 8-deck, dealer-stands-on-all-17 strategy, adapted per rule set.
+
+`basic_strategy` answers one decision. The caller says which actions the table and the player's
+balance allow at this point (`can_double`, `can_split`, `can_surrender`); the rule set narrows them
+further (double on hard 9-11 only, pairs by rank or by value, surrender only against a facilitator
+first card of 2-9), and an action that is not available falls back to hit or stand.
+
+At a table without a hole card (`rules.hole_card` False) a facilitator blackjack also takes the
+doubled and split stakes, so the European no-hole-card adjustments apply: no double on 10 or 11
+against a ten or an ace, no split against a ten or an ace.
+"""
+
+from collections.abc import Sequence
+
+from .cards import CARD_VALUE, rank
+from .hand import hand_total
+from .rules import RuleSet
+
+HIT = "hit"
+STAND = "stand"
+DOUBLE = "double"
+SPLIT = "split"
+SURRENDER = "surrender"
+ACTIONS = (HIT, STAND, DOUBLE, SPLIT, SURRENDER)
+
+
+def up_value(card: str) -> int:
+    """The facilitator's first card as a strategy column: 2-10, the ace as 11."""
+    card_value = CARD_VALUE[card]
+    return 11 if card_value == 1 else card_value
+
+
+def is_pair(rules: RuleSet, cards: Sequence[str]) -> bool:
+    """Two cards that the table lets a player split: the same rank, or the same value where it allows."""
+    if len(cards) != 2:
+        return False
+    first, second = cards
+    if rules.split_match == "rank":
+        return rank(first) == rank(second)
+    return CARD_VALUE[first] == CARD_VALUE[second]
+
+
+def double_allowed(rules: RuleSet, cards: Sequence[str]) -> bool:
+    """Whether the rule set lets these cards double (two cards; hard 9-11 only where the table says so)."""
+    if len(cards) != 2:
+        return False
+    if rules.double == "hard_9_to_11":
+        total, soft = hand_total(cards)
+        return not soft and 9 <= total <= 11
+    return True
+
+
+def basic_strategy(
+    rules: RuleSet,
+    cards: Sequence[str],
+    dealer_up: str,
+    *,
+    can_double: bool,
+    can_split: bool,
+    can_surrender: bool,
+) -> str:
+    """The basic-strategy action for `cards` against the facilitator's first card `dealer_up`."""
+    up = up_value(dealer_up)
+    total, soft = hand_total(cards)
+    if total >= 21:
+        return STAND
+    no_hole_card = not rules.hole_card
+    two_cards = len(cards) == 2
+    may_double = can_double and double_allowed(rules, cards)
+    may_split = can_split and rules.max_splits >= 1 and is_pair(rules, cards)
+    may_surrender = can_surrender and rules.surrender and two_cards and 2 <= up <= 9
+
+    if may_split and _split_pair(rules, cards, up, no_hole_card):
+        return SPLIT
+    if may_surrender and not soft and total == 16 and up == 9 and not may_split:
+        return SURRENDER
+    if soft:
+        return _soft(total, up, may_double)
+    return _hard(total, up, may_double, no_hole_card)
+
+
+def _split_pair(rules: RuleSet, cards: Sequence[str], up: int, no_hole_card: bool) -> bool:
+    pair_value = up_value(cards[0])
+    if no_hole_card and up >= 10:
+        return False
+    das = rules.double_after_split
+    if pair_value == 11 or pair_value == 8:
+        return True
+    if pair_value in (10, 5):
+        return False
+    if pair_value == 9:
+        return up in (2, 3, 4, 5, 6, 8, 9)
+    if pair_value == 7:
+        return 2 <= up <= 7
+    if pair_value == 6:
+        return (2 if das else 3) <= up <= 6
+    if pair_value == 4:
+        return das and up in (5, 6)
+    # 2-2 and 3-3
+    return (2 if das else 4) <= up <= 7
+
+
+def _soft(total: int, up: int, may_double: bool) -> str:
+    if total >= 19:
+        return STAND
+    if total == 18:
+        if 3 <= up <= 6:
+            return DOUBLE if may_double else STAND
+        return STAND if up in (2, 7, 8) else HIT
+    if total == 17:
+        double_against = range(3, 7)
+    elif total in (15, 16):
+        double_against = range(4, 7)
+    elif total in (13, 14):
+        double_against = range(5, 7)
+    else:  # soft 12: two aces that are not split
+        double_against = range(0)
+    return DOUBLE if may_double and up in double_against else HIT
+
+
+def _hard(total: int, up: int, may_double: bool, no_hole_card: bool) -> str:
+    if total >= 17:
+        return STAND
+    if total >= 13:
+        return STAND if up <= 6 else HIT
+    if total == 12:
+        return STAND if 4 <= up <= 6 else HIT
+    if total == 11:
+        best_up = 9 if no_hole_card else 10
+        return DOUBLE if may_double and up <= best_up else HIT
+    if total == 10:
+        return DOUBLE if may_double and up <= 9 else HIT
+    if total == 9:
+        return DOUBLE if may_double and 3 <= up <= 6 else HIT
+    return HIT
