@@ -415,7 +415,15 @@ class _ShoeSimulation:
             shared = {"initial": [], "draws": []}
             self._deal_shared(spots, dealer, shared, cancelled)
         else:
-            self._deal_seated(spots, dealer, cancelled)
+            # A seated round is cancelled in the initial deal, or while the players decide.
+            cancelled_in_play = cancelled and rng.random() < 0.5
+            self._deal_seated(spots, dealer, cancelled and not cancelled_in_play)
+            if cancelled_in_play and len(dealer) == 2 and is_natural(dealer):
+                # The facilitator's blackjack would have ended the round: cancelled before it showed.
+                self._put_back(dealer)
+            elif cancelled_in_play:
+                self._offer_insurance(spots, dealer)
+                self._play(spots, dealer, shared, cancel_after=rng.randint(0, len(spots) - 1))
         if not cancelled:
             self._offer_insurance(spots, dealer)
             self._play(spots, dealer, shared)
@@ -530,9 +538,8 @@ class _ShoeSimulation:
         for target in order[:dealt]:
             target.append(draw())
         if cancelled and len(dealer) == 2 and is_natural(dealer):
-            # A cancel is called before a facilitator blackjack shows: keep the hole card in the shoe.
-            self.shoe.position -= 1
-            dealer.pop()
+            # A cancel is called before a facilitator blackjack shows.
+            self._put_back(dealer)
         for spot in spots:
             spot.hands = [_Hand(list(spot.initial))]
 
@@ -546,12 +553,16 @@ class _ShoeSimulation:
             dealer.append(draw())
             if cancelled and (is_natural(dealer) or self.rng.random() < 0.5):
                 # Cancelled before the hole card (always, before a facilitator blackjack shows).
-                self.shoe.position -= 1
-                dealer.pop()
+                self._put_back(dealer)
         for spot in spots:
             spot.initial = initial
             if spot.stake is not None:
                 spot.hands = [_Hand(list(initial))]
+
+    def _put_back(self, dealer: list[str]) -> None:
+        """The hole card, the last card drawn, was never dealt: it stays in the shoe for the next round."""
+        self.shoe.position -= 1
+        dealer.pop()
 
     def _offer_insurance(self, spots: list[_Spot], dealer: list[str]) -> None:
         if not self.rules.insurance or not is_ace(dealer[0]):
@@ -566,7 +577,11 @@ class _ShoeSimulation:
 
     # --- decisions and the facilitator ----------------------------------------------------
 
-    def _play(self, spots: list[_Spot], dealer: list[str], shared: dict | None) -> None:
+    def _play(
+        self, spots: list[_Spot], dealer: list[str], shared: dict | None, *, cancel_after: int | None = None
+    ) -> None:
+        """The players' decisions, then the facilitator's draws; or only the decisions of the first
+        `cancel_after` spots when the round is cancelled at that point."""
         rules = self.rules
         up = dealer[0]
         shoe_draw = self.shoe.draw
@@ -574,7 +589,7 @@ class _ShoeSimulation:
         if not facilitator_natural:
             player = self.player
             if shared is None:
-                for spot in spots:
+                for spot in spots[:cancel_after]:
                     spot.hands = player.play(list(spot.initial), up, shoe_draw)
             else:
                 draws = shared["draws"]
@@ -601,7 +616,7 @@ class _ShoeSimulation:
                                 refuse_rate=0,
                             )
                         spot.hands = [hand.copy() for hand in by_the_book]
-        if facilitator_natural:
+        if facilitator_natural or cancel_after is not None:
             return
         live = naturals = insurance = bust_bonus = False
         for spot in spots:
@@ -651,33 +666,20 @@ class _ShoeSimulation:
             bets.append(bet)
             return bet
 
+        cancelled = cancel_reason is not None
         for spot in spots:
             hands = spot.hands
             stake = spot.stake
-            if cancel_reason is not None:
-                natural = (pays_dealt_blackjack and stake is not None and is_natural(spot.initial)) and len(
-                    hands
-                ) == 1
-                if stake is not None:
-                    add(
-                        spot.player,
-                        "main",
-                        spot.spot,
-                        stake,
-                        stake,
-                        _paid(_OUTCOME_BLACKJACK, stake, bj_pays) if natural else stake,
-                    )
-                for option, side_stake in spot.sides:
-                    add(spot.player, option.kind, spot.spot, side_stake, side_stake, side_stake)
-                for player, behind_stake, follow_double, follow_split, _ in spot.behind:
-                    returned = _paid(_OUTCOME_BLACKJACK, behind_stake, bj_pays) if natural else behind_stake
-                    bet = add(player, "behind", spot.spot, behind_stake, behind_stake, returned)
-                    bet["follow_double"] = follow_double
-                    bet["follow_split"] = follow_split
-                continue
-
             outcomes = []
-            if hands:
+            if cancelled:
+                # Every bet returns what it wagered, except a blackjack dealt where the table pays it.
+                outcomes = [
+                    _OUTCOME_BLACKJACK
+                    if pays_dealt_blackjack and len(hands) == 1 and is_natural(hand.cards)
+                    else _OUTCOME_PUSH
+                    for hand in hands
+                ]
+            elif hands:
                 key = tuple((tuple(hand.cards), hand.surrendered) for hand in hands)
                 outcomes = outcomes_cache.get(key)
                 if outcomes is None:
@@ -700,9 +702,7 @@ class _ShoeSimulation:
                         spot.spot,
                         insurance_stake,
                         insurance_stake,
-                        insurance_stake + _floor_cent(insurance_stake * insurance_pays)
-                        if dealer_natural
-                        else ZERO,
+                        _insurance_returned(insurance_stake, insurance_pays, dealer_natural, cancelled),
                     )
             player_cards = [hand.cards[0] for hand in hands] if len(hands) == 2 else spot.initial
             for option, side_stake in spot.sides:
@@ -712,7 +712,9 @@ class _ShoeSimulation:
                     spot.spot,
                     side_stake,
                     side_stake,
-                    side_option_returned(option, side_stake, player_cards, dealer),
+                    side_stake
+                    if cancelled
+                    else side_option_returned(option, side_stake, player_cards, dealer),
                 )
             for player, behind_stake, follow_double, follow_split, insured in spot.behind:
                 followed_split = follow_split and len(hands) == 2 and rng.random() >= BEHIND_BALANCE_RATE
@@ -742,12 +744,16 @@ class _ShoeSimulation:
                         spot.spot,
                         insurance_stake,
                         insurance_stake,
-                        insurance_stake + _floor_cent(insurance_stake * insurance_pays)
-                        if dealer_natural
-                        else ZERO,
+                        _insurance_returned(insurance_stake, insurance_pays, dealer_natural, cancelled),
                     )
                     bet["behind"] = True
         return bets
+
+
+def _insurance_returned(stake: Decimal, pays: Decimal, dealer_natural: bool, cancelled: bool) -> Decimal:
+    if cancelled:
+        return stake
+    return stake + _floor_cent(stake * pays) if dealer_natural else ZERO
 
 
 def _shared_source(draws: list[str], shoe_draw: Callable[[], str]) -> Callable[[], str]:

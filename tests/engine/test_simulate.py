@@ -273,15 +273,16 @@ def test_amounts_hold_the_identities_of_the_rules(shoes):
             hands = spots[bet["spot"]]["hands"]
             if cancelled:
                 natural = len(hands) == 1 and is_natural(hands[0]["cards"])
-                pays = (
-                    natural
-                    and bet["kind"] in ("main", "behind")
+                pays = natural and bet["kind"] in ("main", "behind")
+                if (
+                    pays
                     and document["cancel_reason"] == "network_failure"
-                )
-                if pays and rules.cancel_pays_dealt_blackjack:
+                    and rules.cancel_pays_dealt_blackjack
+                ):
+                    assert wagered == stake
                     assert returned == stake + floor_cent(stake * rules.blackjack_pays)
                 else:
-                    assert returned == wagered == stake
+                    assert returned == wagered
                 continue
             if bet["kind"] == "main":
                 doubles = sum(
@@ -351,6 +352,24 @@ def test_a_network_failure_pays_a_dealt_classic_blackjack():
         assert_replays_clean(document, "classic")
         paid += sum(bet["returned"] != bet["wagered"] for bet in document["bets"])
     assert paid > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_cancelled_rounds_refund_and_replay_without_a_finding(game):
+    documents = run(game, seed=6, shoes=1, cancel_rate=1.0)
+    decided = 0
+    for document in documents:
+        assert document["status"] == "cancelled"
+        assert document["cancel_reason"] in (
+            "card_unreadable",
+            "network_failure",
+            "malfunction",
+            "procedure_error",
+        )
+        assert_replays_clean(document, game)
+        decided += any(hand["actions"] for spot in document["spots"] for hand in spot["hands"])
+    if not PRESETS[game].shared_deal:
+        assert decided > 0  # some were cancelled while the players decided
 
 
 @pytest.mark.parametrize("game", GAMES)
