@@ -12,6 +12,7 @@ ALL_CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)
 # Blackjack value with the ace as 1; 10 for T, J, Q, K.
 _VALUE = {rank: (1 if rank == "A" else 10 if rank in TEN_VALUE_RANKS else int(rank)) for rank in RANKS}
 CARD_VALUE = {card: _VALUE[card[0]] for card in ALL_CARDS}
+CARD_SET = frozenset(ALL_CARDS)
 
 # Position of each rank in a sequence with the ace low (A=1 ... K=13).
 RANK_ORDER = {rank: position for position, rank in enumerate(RANKS, start=1)}

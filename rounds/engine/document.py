@@ -9,14 +9,20 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from typing import NamedTuple
 
-from .cards import is_card
+from .cards import CARD_SET, is_card
 from .rules import BET_KINDS
 
 ACTIONS = frozenset({"hit", "stand", "double", "split", "surrender"})
 STATUSES = frozenset({"completed", "cancelled"})
 CANCEL_REASONS = frozenset({"card_unreadable", "network_failure", "malfunction", "procedure_error"})
 _AMOUNT = re.compile(r"\d+(\.\d{1,2})?")
+# Amounts repeat across a round's bets ("10.00"): each distinct text is parsed once.
+_AMOUNTS: dict[str, Decimal] = {}
+_AMOUNTS_KEPT = 100_000
+# Bet kinds that carry no options of their own (behind and insurance do).
+_KINDS_WITHOUT_OPTIONS = frozenset(BET_KINDS) - {"behind", "insurance"}
 
 
 class RoundFormatError(ValueError):
@@ -27,9 +33,12 @@ class RoundFormatError(ValueError):
         self.field = field
         self.message = message
 
+    def within(self, prefix: str) -> "RoundFormatError":
+        """The same error placed in the document: "stake" inside bets[2] is "bets[2].stake"."""
+        return RoundFormatError(f"{prefix}.{self.field}" if self.field else prefix, self.message)
 
-@dataclass(slots=True, frozen=True)
-class Action:
+
+class Action(NamedTuple):
     name: str  # hit, stand, double, split or surrender
     auto: bool = False  # the system decided for the player
     requested: str | None = None  # what the player asked for, when the system decided otherwise
@@ -141,20 +150,24 @@ class _Reader:
             bets=[],
         )
         for index, spot in enumerate(_list(doc, "spots", "")):
-            parsed = self.spot(spot, f"spots[{index}]")
-            if parsed.spot in record.spots_by_id:
-                raise RoundFormatError(f"spots[{index}].spot", f"spot {parsed.spot!r} appears twice")
+            try:
+                parsed = self.spot(spot)
+                if parsed.spot in record.spots_by_id:
+                    raise RoundFormatError("spot", f"spot {parsed.spot!r} appears twice")
+            except RoundFormatError as error:
+                raise error.within(f"spots[{index}]") from None
             record.spots_by_id[parsed.spot] = parsed
             record.spots.append(parsed)
         bet_ids = set()
         for index, bet in enumerate(_list(doc, "bets", "")):
-            parsed = self.bet(bet, f"bets[{index}]")
-            if parsed.bet_id in bet_ids:
-                raise RoundFormatError(f"bets[{index}].bet_id", f"bet {parsed.bet_id!r} appears twice")
-            if parsed.spot not in record.spots_by_id:
-                raise RoundFormatError(
-                    f"bets[{index}].spot", f"there is no spot {parsed.spot!r} in this round"
-                )
+            try:
+                parsed = self.bet(bet)
+                if parsed.bet_id in bet_ids:
+                    raise RoundFormatError("bet_id", f"bet {parsed.bet_id!r} appears twice")
+                if parsed.spot not in record.spots_by_id:
+                    raise RoundFormatError("spot", f"there is no spot {parsed.spot!r} in this round")
+            except RoundFormatError as error:
+                raise error.within(f"bets[{index}]") from None
             bet_ids.add(parsed.bet_id)
             record.bets.append(parsed)
         return record
@@ -162,6 +175,8 @@ class _Reader:
     def cards(self, value: object, where: str) -> list[str]:
         if not isinstance(value, list):
             raise RoundFormatError(where, "must be a list of cards")
+        if all(type(card) is str for card in value) and (not self.strict_cards or CARD_SET.issuperset(value)):
+            return value
         for index, card in enumerate(value):
             if not isinstance(card, str):
                 raise RoundFormatError(f"{where}[{index}]", "a card is a two-character string such as 'TS'")
@@ -181,47 +196,89 @@ class _Reader:
             draws=self.cards(shared.get("draws", []), "shared.draws"),
         )
 
-    def spot(self, value: object, where: str) -> SpotRecord:
-        spot = _object(value, where)
+    def spot(self, value: object) -> SpotRecord:
+        try:  # the common, well-formed case, checked in one pass
+            spot_id, seat, player = value["spot"], value["seat"], value["player"]
+            hands = [self.plain_hand(hand) for hand in value["hands"]]
+            if (seat is None or type(seat) is int) and _name(spot_id) and _name(player):
+                return SpotRecord(spot_id, seat, player, hands)
+        except (KeyError, TypeError, _NotPlain):
+            pass
+        return self.checked_spot(value)
+
+    def plain_hand(self, hand: dict) -> HandRecord:
+        cards = hand["cards"]
+        if type(cards) is not list or not CARD_SET.issuperset(cards):
+            raise _NotPlain
+        return HandRecord(cards, [_PLAIN_ACTIONS[action] for action in hand["actions"]])
+
+    def checked_spot(self, value: object) -> SpotRecord:
+        spot = _object(value, "")
         seat = spot.get("seat")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise RoundFormatError(f"{where}.seat", "must be a seat number or null")
+        if seat is not None and (type(seat) is not int):
+            raise RoundFormatError("seat", "must be a seat number or null")
         hands = []
-        for index, hand in enumerate(_list(spot, "hands", where)):
-            hand_where = f"{where}.hands[{index}]"
-            hand = _object(hand, hand_where)
-            hands.append(
-                HandRecord(
-                    cards=self.cards(_required(hand, "cards", hand_where), f"{hand_where}.cards"),
-                    actions=[
-                        _action(action, f"{hand_where}.actions[{i}]")
-                        for i, action in enumerate(_list(hand, "actions", hand_where))
-                    ],
-                )
-            )
+        for index, hand in enumerate(_list(spot, "hands", "")):
+            try:
+                hands.append(self.hand(hand))
+            except RoundFormatError as error:
+                raise error.within(f"hands[{index}]") from None
         return SpotRecord(
-            spot=_text(spot, "spot", where), seat=seat, player=_text(spot, "player", where), hands=hands
+            spot=_text(spot, "spot", ""), seat=seat, player=_text(spot, "player", ""), hands=hands
         )
 
-    def bet(self, value: object, where: str) -> BetRecord:
-        bet = _object(value, where)
-        stake = _amount(bet, "stake", where)
+    def hand(self, value: object) -> HandRecord:
+        hand = _object(value, "")
+        cards = self.cards(_required(hand, "cards", ""), "cards")
+        actions = []
+        for number, action in enumerate(_list(hand, "actions", "")):
+            parsed = _PLAIN_ACTIONS.get(action) if type(action) is str else None
+            actions.append(parsed or _action(action, f"actions[{number}]"))
+        return HandRecord(cards, actions)
+
+    def bet(self, value: object) -> BetRecord:
+        try:  # the common, well-formed case, checked in one pass
+            bet_id, player, kind, spot = value["bet_id"], value["player"], value["kind"], value["spot"]
+            stake = _AMOUNTS[value["stake"]]
+            wagered = _AMOUNTS[value["wagered"]]
+            returned = _AMOUNTS[value["returned"]]
+            if kind in _KINDS_WITHOUT_OPTIONS and stake and _name(bet_id) and _name(player) and _name(spot):
+                return BetRecord(bet_id, player, kind, spot, stake, wagered, returned)
+        except (KeyError, TypeError):
+            pass
+        return self.checked_bet(value)
+
+    def checked_bet(self, value: object) -> BetRecord:
+        bet = _object(value, "")
+        stake = _amount(bet, "stake")
         if stake == 0:
-            raise RoundFormatError(f"{where}.stake", "must be above 0")
-        return BetRecord(
-            bet_id=_text(bet, "bet_id", where),
-            player=_text(bet, "player", where),
-            kind=_choice(bet, "kind", BET_KINDS, where),
-            spot=_text(bet, "spot", where),
+            raise RoundFormatError("stake", "must be above 0")
+        kind = _choice(bet, "kind", BET_KINDS, "")
+        record = BetRecord(
+            bet_id=_text(bet, "bet_id", ""),
+            player=_text(bet, "player", ""),
+            kind=kind,
+            spot=_text(bet, "spot", ""),
             stake=stake,
-            wagered=_amount(bet, "wagered", where),
-            returned=_amount(bet, "returned", where),
-            follow_double=_flag(bet, "follow_double", where, default=False),
-            follow_split=_flag(bet, "follow_split", where, default=False),
-            followed_double=_flag(bet, "followed_double", where, default=None),
-            followed_split=_flag(bet, "followed_split", where, default=None),
-            behind=_flag(bet, "behind", where, default=False),
+            wagered=_amount(bet, "wagered"),
+            returned=_amount(bet, "returned"),
         )
+        if kind == "behind":
+            record.follow_double = _flag(bet, "follow_double", default=False)
+            record.follow_split = _flag(bet, "follow_split", default=False)
+            record.followed_double = _flag(bet, "followed_double", default=None)
+            record.followed_split = _flag(bet, "followed_split", default=None)
+        elif kind == "insurance":
+            record.behind = _flag(bet, "behind", default=False)
+        return record
+
+
+class _NotPlain(Exception):
+    """Leave the fast path: the checked path names what is wrong."""
+
+
+def _name(value: object) -> bool:
+    return type(value) is str and value.strip() != ""
 
 
 def _path(where: str, name: str) -> str:
@@ -242,7 +299,7 @@ def _required(doc: dict, name: str, where: str) -> object:
 
 def _text(doc: dict, name: str, where: str) -> str:
     value = _required(doc, name, where)
-    if not isinstance(value, str) or not value.strip():
+    if type(value) is not str or not value or value.isspace():
         raise RoundFormatError(_path(where, name), "must be a non-empty string")
     return value
 
@@ -261,24 +318,28 @@ def _choice(doc: dict, name: str, allowed, where: str) -> str:
     return value
 
 
-def _flag(doc: dict, name: str, where: str, *, default: bool | None) -> bool | None:
+def _flag(doc: dict, name: str, *, default: bool | None) -> bool | None:
     value = doc.get(name, default)
-    if value is not default and not isinstance(value, bool):
-        raise RoundFormatError(_path(where, name), "must be true or false")
+    if value is not default and type(value) is not bool:
+        raise RoundFormatError(name, "must be true or false")
     return value
 
 
-def _amount(doc: dict, name: str, where: str) -> Decimal:
-    value = _required(doc, name, where)
+def _amount(doc: dict, name: str) -> Decimal:
+    value = _required(doc, name, "")
+    amount = _AMOUNTS.get(value) if type(value) is str else None
+    if amount is not None:
+        return amount
     if not isinstance(value, str):
-        raise RoundFormatError(
-            _path(where, name), "an amount is a decimal string such as '10.00', never a number"
-        )
+        raise RoundFormatError(name, "an amount is a decimal string such as '10.00', never a number")
     if not _AMOUNT.fullmatch(value):
         raise RoundFormatError(
-            _path(where, name), f"{value!r} is not an amount: digits, at most 2 decimals, never negative"
+            name, f"{value!r} is not an amount: digits, at most 2 decimals, never negative"
         )
-    return Decimal(value).quantize(Decimal("0.01"))
+    amount = Decimal(value).quantize(Decimal("0.01"))
+    if len(_AMOUNTS) < _AMOUNTS_KEPT:
+        _AMOUNTS[value] = amount
+    return amount
 
 
 def _timestamp(doc: dict, name: str) -> datetime:
@@ -311,3 +372,8 @@ def _action(value: object, where: str) -> Action:
     if requested is not None and not auto:
         raise RoundFormatError(where, "only an automatic decision (auto_…) carries what was requested")
     return Action(name, auto, requested)
+
+
+_PLAIN_ACTIONS = {name: Action(name) for name in ACTIONS} | {
+    f"auto_{name}": Action(name, True) for name in ACTIONS
+}

@@ -50,12 +50,29 @@ def is_pair(first: str, second: str, rules: RuleSet) -> bool:
 class SpotPlayer:
     """Replays the decisions of one spot's hands; appends findings to `findings`."""
 
-    def __init__(self, rules: RuleSet, dealer_up: str | None, findings: list[Finding]):
+    def __init__(
+        self, rules: RuleSet, dealer_up: str | None, findings: list[Finding], *, cancelled: bool = False
+    ):
         self.rules = rules
         self.dealer_up = dealer_up
         self.findings = findings
+        self.cancelled = cancelled
+        # Spots that hold the same cards and decisions play the same (thousands do in a shared
+        # deal): a clean play is worked out once and shared. Played hands are never changed.
+        self._clean_plays: dict[tuple, PlayedSpot] = {}
 
     def play(self, spot: SpotRecord) -> PlayedSpot:
+        key = tuple((tuple(hand.cards), tuple(hand.actions)) for hand in spot.hands)
+        known = self._clean_plays.get(key)
+        if known is not None:
+            return PlayedSpot(spot, known.hands, known.split, known.initial)
+        found_before = len(self.findings)
+        played = self._play(spot)
+        if len(self.findings) == found_before:
+            self._clean_plays[key] = played
+        return played
+
+    def _play(self, spot: SpotRecord) -> PlayedSpot:
         hands = spot.hands
         if not hands:
             return PlayedSpot(spot, [], False, None)
@@ -92,7 +109,7 @@ class SpotPlayer:
     # --- one hand ------------------------------------------------------------------------
 
     def _walk(self, spot, hand_no, cards, actions, *, from_split: bool, split_aces: bool) -> PlayedHand:
-        if len(cards) < 2:
+        if len(cards) < 2 and not self.cancelled:  # a cancelled deal may stop after one card
             self._find(
                 "cards_actions_mismatch", spot, hand_no, f"the hand holds {len(cards)} card(s), not two"
             )

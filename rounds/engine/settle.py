@@ -18,7 +18,7 @@ def round_down(amount: Decimal) -> Decimal:
     return amount.quantize(CENT, rounding=ROUND_FLOOR)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class BetResult:
     wagered: Decimal | None
     returned: Decimal | None
@@ -67,6 +67,7 @@ class Settlement:
         self.spots = spots
         self.rules = rules
         self.facilitator = Facilitator.from_cards(record.dealer)
+        self._settled: dict[tuple, BetResult] = {}  # identical bets on identical plays settle alike
         self.pays_dealt_blackjack = (
             record.cancelled
             and rules.cancel_pays_dealt_blackjack
@@ -86,6 +87,14 @@ class Settlement:
     def _riding(self, bet: BetRecord, hands: list[PlayedHand], *, follow_double: bool) -> BetResult:
         if not hands:
             return BetResult(None, None)
+        # Played hands live as long as the replay, so their ids name them.
+        key = (bet.stake, follow_double, *map(id, hands))
+        known = self._settled.get(key)
+        if known is None:
+            known = self._settled[key] = self._ride(bet, hands, follow_double=follow_double)
+        return known
+
+    def _ride(self, bet: BetRecord, hands: list[PlayedHand], *, follow_double: bool) -> BetResult:
         wagered = returned = ZERO
         for hand in hands:
             wager = bet.stake * 2 if hand.doubled and follow_double else bet.stake
@@ -118,8 +127,12 @@ class Settlement:
         player_cards = self.player_cards(bet.spot)
         if bet.kind != "bust_bonus" and player_cards is None:
             return BetResult(bet.stake, None)
-        returned = side_option_returned(option, bet.stake, player_cards or (), tuple(self.record.dealer))
-        return BetResult(bet.stake, returned)
+        key = (bet.kind, bet.stake, player_cards)
+        known = self._settled.get(key)
+        if known is None:
+            returned = side_option_returned(option, bet.stake, player_cards or (), tuple(self.record.dealer))
+            known = self._settled[key] = BetResult(bet.stake, returned)
+        return known
 
     def player_cards(self, spot_id: str) -> tuple[str, str] | None:
         if self.record.shared is not None and len(self.record.shared.initial) == 2:
