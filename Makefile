@@ -38,7 +38,13 @@ demo: .venv
 	$(BIN)/python manage.py shell --no-imports -c "from django.contrib.auth import get_user_model; \
 	U = get_user_model(); U.objects.filter(username='demo').exists() or \
 	U.objects.create_superuser('demo', 'demo@example.invalid', 'demo')"
-	@# ---- Seeding and simulation steps go here (e.g. python manage.py simulate ...). ----
+	@# A simulated shoe of each game, written by the engine and replayed by it.
+	@for game in deluxe boundless classic multiplayer; do \
+	  players=7; [ $$game = boundless ] && players=200; \
+	  $(BIN)/python manage.py simulate --game $$game --shoes 1 --players $$players --seed 1 \
+	    --wrong-payout-rate 0.02 --cancel-rate 0.01 --out var/rounds/$$game && \
+	  $(BIN)/python manage.py replay var/rounds/$$game/*.json --game $$game --summary || exit 1; \
+	done
 	@echo "Pitboss demo: http://$(DEMO_ADDRESS)  (log in as demo / demo)"
 	$(BIN)/python manage.py runserver $(DEMO_ADDRESS)
 

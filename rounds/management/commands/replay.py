@@ -2,6 +2,8 @@
 
 import json
 import sys
+from collections import Counter
+from decimal import Decimal
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
@@ -22,10 +24,14 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("files", nargs="+", type=Path)
         parser.add_argument("--game", required=True, choices=GAMES)
+        parser.add_argument(
+            "--summary", action="store_true", help="print one line of totals instead of a line per file"
+        )
 
-    def handle(self, *args, files, game, **options):
+    def handle(self, *args, files, game, summary, **options):
         rules = preset(game)
         refused = False
+        totals = Totals()
         for path in files:
             try:
                 document = json.loads(path.read_text())
@@ -42,6 +48,33 @@ class Command(BaseCommand):
                 refused = True
                 self.stderr.write(f"{path}: not a round document: {error.field}: {error.message}")
             else:
-                self.stdout.write(json.dumps(result.to_dict()))
+                if summary:
+                    totals.add(result)
+                else:
+                    self.stdout.write(json.dumps(result.to_dict()))
+        if summary:
+            self.stdout.write(totals.line(game))
         if refused:
             sys.exit(NOT_A_ROUND)
+
+
+class Totals:
+    def __init__(self):
+        self.rounds = self.bets = 0
+        self.wagered = self.returned = Decimal("0.00")
+        self.findings = Counter()
+
+    def add(self, result):
+        self.rounds += 1
+        self.bets += len(result.bets)
+        for computed in result.bets.values():
+            self.wagered += computed.wagered or 0
+            self.returned += computed.returned or 0
+        self.findings.update(finding.code for finding in result.findings)
+
+    def line(self, game: str) -> str:
+        found = ", ".join(f"{code} {count}" for code, count in sorted(self.findings.items())) or "none"
+        return (
+            f"{game}: {self.rounds} rounds, {self.bets} bets, wagered {self.wagered}, "
+            f"returned {self.returned}; findings: {found}"
+        )
