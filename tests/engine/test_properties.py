@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rounds.engine.replay import replay
-from rounds.engine.rules import GAMES, PRESETS
+from rounds.engine.rules import GAMES, PRESETS, SIDE_OPTION_KINDS
 from rounds.engine.simulate import simulate
 from tests.engine.documents import bet, hand, player_spot, replay_document, round_document
 
@@ -57,14 +57,7 @@ def test_money_moves_only_by_the_paytables(game, seed):
                     assert computed.returned == computed.wagered
                 continue
             hands = spots[record["spot"]]["hands"]
-            if record["kind"] in (
-                "pair",
-                "perfect_pairs",
-                "twenty_one_plus_three",
-                "lucky_trio",
-                "poker_trio",
-                "bust_bonus",
-            ):
+            if record["kind"] in SIDE_OPTION_KINDS:
                 paytable = rules.side_option(record["kind"]).paytable
                 assert computed.returned in {ZERO} | {stake + down(stake * odds) for _, odds in paytable}
             elif record["kind"] == "insurance":
