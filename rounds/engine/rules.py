@@ -42,6 +42,14 @@ SIDE_OPTION_PATTERNS = {
 }
 
 DOUBLE_RULES = ("any_two", "hard_9_to_11")
+# The strategy table's rows and columns, for a table that plays missing decisions by strategy.
+STRATEGY_HANDS = (
+    tuple(f"hard{total}" for total in range(4, 21))
+    + tuple(f"soft{total}" for total in range(12, 21))
+    + tuple(f"pair{rank}" for rank in "23456789TA")
+)
+STRATEGY_UPCARDS = tuple("23456789TA")
+STRATEGY_ACTIONS = ("hit", "stand", "double", "split", "surrender")
 SPLIT_MATCHES = ("value", "rank")
 AUTO_PLAY_POLICIES = ("hit_to_12", "stand", "strategy")
 LOW_BALANCE_POLICIES = ("hit", "hit_to_12")
@@ -144,6 +152,8 @@ class RuleSet:
     cancel_pays_dealt_blackjack: bool = False
     side_options: tuple[SideOption, ...] = field(default_factory=tuple)
     published_rtp: Decimal | None = None
+    # Changes to the strategy table: (hand, facilitator's first card, action), e.g. ("hard16", "T", "stand").
+    strategy_overrides: tuple[tuple[str, str, str], ...] = ()
 
     def __post_init__(self):
         if self.game not in GAMES:
@@ -181,6 +191,35 @@ class RuleSet:
         kinds = [option.kind for option in self.side_options]
         if len(kinds) != len(set(kinds)):
             raise RuleError("side_options", "a side option is listed twice")
+        self._check_strategy_overrides()
+
+    def _check_strategy_overrides(self):
+        seen = set()
+        for entry in self.strategy_overrides:
+            if not (isinstance(entry, tuple) and len(entry) == 3):
+                raise RuleError("strategy_overrides", "each change is (hand, facilitator card, action)")
+            hand, up, action = entry
+            where = f"strategy_overrides.{hand}.{up}"
+            if hand not in STRATEGY_HANDS:
+                raise RuleError(
+                    "strategy_overrides", f"unknown hand {hand!r} (hard4-hard20, soft12-soft20, pair2-pairA)"
+                )
+            if up not in STRATEGY_UPCARDS:
+                raise RuleError(f"strategy_overrides.{hand}", f"unknown facilitator card {up!r} (2-9, T, A)")
+            if action not in STRATEGY_ACTIONS:
+                raise RuleError(where, f"unknown action {action!r} ({', '.join(STRATEGY_ACTIONS)})")
+            if action == "split" and not hand.startswith("pair"):
+                raise RuleError(where, "only a pair can be split")
+            if (hand, up) in seen:
+                raise RuleError(where, "changed twice")
+            seen.add((hand, up))
+        object.__setattr__(self, "strategy_overrides", tuple(sorted(self.strategy_overrides)))
+
+    def strategy_override(self, hand: str, up: str) -> str | None:
+        for row, column, action in self.strategy_overrides:
+            if row == hand and column == up:
+                return action
+        return None
 
     def _check_int(self, name: str, *, minimum: int):
         value = getattr(self, name)
@@ -212,6 +251,8 @@ class RuleSet:
             value = getattr(self, f.name)
             if f.name == "side_options":
                 value = {option.kind: option.to_dict() for option in value}
+            elif f.name == "strategy_overrides":
+                value = _overrides_to_dict(value)
             elif isinstance(value, Decimal):
                 value = str(value)
             data[f.name] = value
@@ -228,6 +269,8 @@ class RuleSet:
         values = dict(data)
         if "side_options" in values:
             values["side_options"] = _side_options_from_dict(values["side_options"])
+        if "strategy_overrides" in values:
+            values["strategy_overrides"] = _overrides_from_dict(values["strategy_overrides"])
         try:
             return cls(**values)
         except TypeError as error:  # a required field missing
@@ -247,6 +290,24 @@ class RuleSet:
                 value = merged
             data[name] = value
         return RuleSet.from_dict(data)
+
+
+def _overrides_to_dict(overrides) -> dict:
+    table: dict[str, dict[str, str]] = {}
+    for hand, up, action in overrides:
+        table.setdefault(hand, {})[up] = action
+    return table
+
+
+def _overrides_from_dict(table: object) -> tuple[tuple[str, str, str], ...]:
+    if not isinstance(table, Mapping):
+        raise RuleError("strategy_overrides", "must be an object of hand -> {facilitator card -> action}")
+    entries = []
+    for hand, row in table.items():
+        if not isinstance(row, Mapping):
+            raise RuleError(f"strategy_overrides.{hand}", "must be an object of facilitator card -> action")
+        entries += [(hand, up, action) for up, action in row.items()]
+    return tuple(entries)
 
 
 def _side_options_from_dict(options: object) -> tuple[SideOption, ...]:

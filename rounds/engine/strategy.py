@@ -70,6 +70,10 @@ def basic_strategy(
     may_split = can_split and rules.max_splits >= 1 and is_pair(rules, cards)
     may_surrender = can_surrender and rules.surrender and two_cards and 2 <= up <= 9
 
+    if rules.strategy_overrides:
+        changed = _overridden(rules, cards, dealer_up, total, soft, may_double, may_split, may_surrender)
+        if changed is not None:
+            return changed
     if may_split and _split_pair(rules, cards, up, no_hole_card):
         return SPLIT
     if may_surrender and not soft and total == 16 and up == 9 and not may_split:
@@ -77,6 +81,28 @@ def basic_strategy(
     if soft:
         return _soft(total, up, may_double)
     return _hard(total, up, may_double, no_hole_card)
+
+
+def _overridden(rules, cards, dealer_up, total, soft, may_double, may_split, may_surrender) -> str | None:
+    """The table's own strategy-table entry for this hand, where it has one and it is available."""
+    column = "A" if CARD_VALUE[dealer_up] == 1 else "T" if CARD_VALUE[dealer_up] == 10 else dealer_up[0]
+    rows = []
+    if may_split:
+        first = rank(cards[0])
+        rows.append("pairT" if CARD_VALUE[cards[0]] == 10 else f"pair{first}")
+    rows.append(f"soft{total}" if soft else f"hard{max(total, 4)}")
+    for row in rows:
+        action = rules.strategy_override(row, column)
+        if action is None:
+            continue
+        if action == DOUBLE and not may_double:
+            return HIT
+        if action == SURRENDER and not may_surrender:
+            return HIT
+        if action == SPLIT and not may_split:
+            continue
+        return action
+    return None
 
 
 def _split_pair(rules: RuleSet, cards: Sequence[str], up: int, no_hole_card: bool) -> bool:

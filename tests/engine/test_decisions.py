@@ -212,3 +212,14 @@ class TestAutomaticPlay:
 
         assert codes(document({"action": "auto_stand", "requested": "double"})) == []
         assert codes(document({"action": "auto_hit", "requested": "double"})) == ["auto_play_wrong"]
+
+
+def test_multiplayer_plays_a_missing_decision_by_the_tables_own_strategy_table():
+    from rounds.engine.replay import replay
+    from rounds.engine.rules import preset
+
+    rules = preset("multiplayer").with_changes({"strategy_overrides": {"hard16": {"T": "stand"}}})
+    document = one_seat("multiplayer", "TS 8D", hand("TH 6D", "auto_stand"))
+    assert [f.code for f in replay(document, rules).findings] == []
+    hit = one_seat("multiplayer", "TS 8D", hand("TH 6D 2C", "auto_hit", "auto_stand"), returned="10.00")
+    assert [f.code for f in replay(hit, rules).findings] == ["auto_play_wrong"]

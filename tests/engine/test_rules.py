@@ -81,3 +81,27 @@ def test_a_side_option_can_be_withdrawn():
         preset("boundless").with_changes({"side_options": {"poker_trio": None}}).side_option("poker_trio")
         is None
     )
+
+
+def test_a_strategy_table_change_survives_its_stored_form():
+    rules = preset("multiplayer").with_changes(
+        {"strategy_overrides": {"hard16": {"T": "stand"}, "pair8": {"A": "split"}}}
+    )
+    assert rules.strategy_override("hard16", "T") == "stand"
+    assert RuleSet.from_dict(rules.to_dict()) == rules
+
+
+@pytest.mark.parametrize(
+    ("table", "field"),
+    [
+        ({"hard25": {"T": "stand"}}, "strategy_overrides"),
+        ({"hard16": {"1": "stand"}}, "strategy_overrides.hard16"),
+        ({"hard16": {"T": "pray"}}, "strategy_overrides.hard16.T"),
+        ({"hard16": {"T": "split"}}, "strategy_overrides.hard16.T"),
+        ({"hard16": "stand"}, "strategy_overrides.hard16"),
+    ],
+)
+def test_it_refuses_a_strategy_table_change_that_cannot_be(table, field):
+    with pytest.raises(RuleError) as error:
+        preset("multiplayer").with_changes({"strategy_overrides": table})
+    assert error.value.field == field
