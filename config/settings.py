@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django_filters",
     "django_tables2",
     "simple_history",
+    "accounts",
     "tables",
     "limits",
     "rounds",

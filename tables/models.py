@@ -1,1 +1,92 @@
-"""The tables app's models."""
+"""Tables, their versioned rule configurations, and the game availability log."""
+
+from functools import cached_property
+
+from django.conf import settings
+from django.core.validators import RegexValidator
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+from rounds.engine.rules import RuleSet
+
+from .choices import Currency, Game, TableStatus
+
+table_code_validator = RegexValidator(
+    r"^[A-Z0-9]{2,16}$", "A table code is 2 to 16 capital letters and digits, such as DLX1."
+)
+
+
+class Table(models.Model):
+    code = models.CharField(max_length=16, unique=True, validators=[table_code_validator])
+    name = models.CharField(max_length=100)
+    game = models.CharField(max_length=16, choices=Game.choices)
+    currency = models.CharField(max_length=3, choices=Currency.choices)
+    studio = models.CharField(max_length=100)
+    facilitator = models.CharField("facilitator on duty", max_length=100, blank=True)
+    status = models.CharField(max_length=8, choices=TableStatus.choices, default=TableStatus.CLOSED)
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords(excluded_fields=["status"])
+
+    class Meta:
+        ordering = ["code"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(game__in=Game.values), name="table_game_known"),
+            models.CheckConstraint(
+                condition=models.Q(status__in=TableStatus.values), name="table_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("tables:table_detail", args=[self.code])
+
+
+class TableConfiguration(models.Model):
+    """One version of a table's rules, in force from `valid_from` until the next version.
+
+    Versions are never edited: a change is a new version. Rounds are checked against the
+    version in force when they were played.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="configurations")
+    version = models.PositiveIntegerField()
+    valid_from = models.DateTimeField()
+    rules = models.JSONField(help_text="The engine's RuleSet in its stored form.")
+    reason = models.TextField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="configuration_version_unique"),
+            models.UniqueConstraint(fields=["table", "valid_from"], name="configuration_valid_from_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} v{self.version}"
+
+    @cached_property
+    def rule_set(self) -> RuleSet:
+        return RuleSet.from_dict(self.rules)
+
+
+class TableStatusChange(models.Model):
+    """The game availability log: every opening, pause and closing, with who, when and why."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="status_changes")
+    from_status = models.CharField(max_length=8, choices=TableStatus.choices)
+    to_status = models.CharField(max_length=8, choices=TableStatus.choices)
+    reason = models.TextField()
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.table.code}: {self.from_status} → {self.to_status}"

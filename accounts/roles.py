@@ -1,0 +1,73 @@
+"""The three roles as groups, and what each may do.
+
+Supervisor: tables, table limits, incidents; reads rounds and players. Compliance: reads
+everything, reviews rounds, reports; changes nothing of tables or limits. Customer service:
+players, personal limits, play records; nothing of tables. Game server: an account for machines
+that check limits and send rounds.
+"""
+
+from django.contrib.auth.models import Group, Permission
+
+SUPERVISOR = "Supervisor"
+COMPLIANCE = "Compliance"
+CUSTOMER_SERVICE = "Customer service"
+GAME_SERVER = "Game server"
+ROLES = (SUPERVISOR, COMPLIANCE, CUSTOMER_SERVICE, GAME_SERVER)
+ROLE_SLUGS = {
+    "supervisor": SUPERVISOR,
+    "compliance": COMPLIANCE,
+    "customer_service": CUSTOMER_SERVICE,
+    "game_server": GAME_SERVER,
+}
+
+_VIEW_ALL = [
+    "tables.view_table",
+    "tables.view_tableconfiguration",
+    "tables.view_tablestatuschange",
+    "limits.view_tablelimit",
+    "limits.view_player",
+    "limits.view_personallimit",
+    "limits.check_limits",
+]
+
+ROLE_PERMISSIONS = {
+    SUPERVISOR: _VIEW_ALL
+    + [
+        "tables.add_table",
+        "tables.change_table",
+        "tables.add_tableconfiguration",
+        "tables.add_tablestatuschange",
+        "limits.add_tablelimit",
+        "limits.change_tablelimit",
+    ],
+    COMPLIANCE: list(_VIEW_ALL),
+    CUSTOMER_SERVICE: [
+        "limits.view_player",
+        "limits.add_player",
+        "limits.change_player",
+        "limits.view_personallimit",
+        "limits.add_personallimit",
+        "limits.check_limits",
+    ],
+    GAME_SERVER: ["limits.check_limits"],
+}
+
+
+def roles_sync() -> None:
+    """Create the role groups and give each exactly its permissions (idempotent)."""
+    for role, names in ROLE_PERMISSIONS.items():
+        group, _ = Group.objects.get_or_create(name=role)
+        permissions = []
+        for name in names:
+            app_label, codename = name.split(".")
+            permission = Permission.objects.filter(
+                content_type__app_label=app_label, codename=codename
+            ).first()
+            if permission is not None:  # an app not migrated yet; the next post_migrate adds it
+                permissions.append(permission)
+        group.permissions.set(permissions)
+
+
+def user_role(user) -> str | None:
+    names = set(user.groups.values_list("name", flat=True))
+    return next((role for role in ROLES if role in names), None)

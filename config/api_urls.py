@@ -1,0 +1,3 @@
+"""The API: every app's endpoints under /api/."""
+
+urlpatterns = []

@@ -1,0 +1,125 @@
+"""Reads about limits: the personal limits in force, and the effective range of a bet."""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import ROUND_FLOOR, Decimal
+
+from django.utils import timezone
+
+from tables.models import Table
+from tables.selectors import configuration_in_force
+
+from .choices import BetKind, PlayerStatus
+from .models import PersonalLimit, Player, TableLimit
+
+CENT = Decimal("0.01")
+
+
+def personal_limit_settings(player: Player, at: datetime | None = None) -> dict[tuple, PersonalLimit]:
+    """The setting in force at `at` for each scope the player has ever limited (lifted ones included)."""
+    at = at or timezone.now()
+    current: dict[tuple, PersonalLimit] = {}
+    rows = player.personal_limits.filter(effective_from__lte=at, withdrawn_at__isnull=True).select_related(
+        "table"
+    )
+    for row in rows.order_by("effective_from", "id"):
+        current[row.scope] = row
+    return current
+
+
+def personal_limits_in_force(player: Player, at: datetime | None = None) -> list[PersonalLimit]:
+    settings = personal_limit_settings(player, at).values()
+    return [row for row in settings if row.min_stake is not None or row.max_stake is not None]
+
+
+def pending_personal_limits(player: Player) -> list[PersonalLimit]:
+    rows = player.personal_limits.filter(effective_from__gt=timezone.now(), withdrawn_at__isnull=True)
+    return list(rows.select_related("table").order_by("effective_from"))
+
+
+@dataclass
+class EffectiveLimit:
+    """The range a player may stake on one bet kind at one table, and why it is what it is."""
+
+    player: str
+    table: str
+    kind: str
+    currency: str
+    min_stake: Decimal | None = None
+    max_stake: Decimal | None = None
+    reasons: list[str] = field(default_factory=list)  # why the player cannot bet at all, in words
+    sources: list[str] = field(default_factory=list)  # which limits made the range
+
+    @property
+    def allowed(self) -> bool:
+        return not self.reasons
+
+    def refuses(self, amount: Decimal) -> str | None:
+        """Why `amount` may not be staked, or None when it may."""
+        if self.reasons:
+            return " ".join(self.reasons)
+        if amount < self.min_stake:
+            return f"{amount} is below the minimum {self.min_stake} {self.currency}."
+        if amount > self.max_stake:
+            return f"{amount} is above the maximum {self.max_stake} {self.currency}."
+        return None
+
+
+def _half(amount: Decimal) -> Decimal:
+    return (amount / 2).quantize(CENT, rounding=ROUND_FLOOR)
+
+
+def effective_limit(player: Player, table: Table, kind: str, at: datetime | None = None) -> EffectiveLimit:
+    """The table's range for `kind` intersected with every personal limit of the player that applies."""
+    result = EffectiveLimit(player.external_id, table.code, kind, table.currency)
+    if kind not in BetKind.values:
+        result.reasons.append(f"{kind!r} is not a bet kind.")
+        return result
+    configuration = configuration_in_force(table, at)
+    if configuration is None or kind not in configuration.rule_set.offered_kinds:
+        result.reasons.append(f"{table.code} does not offer {BetKind(kind).label}.")
+        return result
+    if player.status != PlayerStatus.ACTIVE:
+        result.reasons.append(f"Player {player.external_id} is {player.get_status_display().lower()}.")
+    if player.currency != table.currency:
+        result.reasons.append(
+            f"Player {player.external_id} plays in {player.currency}; {table.code} is in {table.currency}."
+        )
+    if kind == BetKind.MAIN and configuration.rule_set.seats is not None and not player.may_take_a_seat:
+        result.reasons.append(f"A {player.get_account_type_display().lower()} account may not take a seat.")
+    table_kind = BetKind.MAIN if kind == BetKind.INSURANCE else kind
+    table_limit = TableLimit.objects.filter(table=table, kind=table_kind).first()
+    if table_limit is None:
+        result.reasons.append(f"{table.code} has no limit set for {BetKind(table_kind).label}.")
+        return result
+    low, high = table_limit.min_stake, table_limit.max_stake
+    if kind == BetKind.INSURANCE:  # half the seat play
+        low, high = _half(low), _half(high)
+        result.sources.append(
+            f"insurance: half of the table's main range {table_limit.min_stake}–{table_limit.max_stake}"
+        )
+    else:
+        result.sources.append(f"table {table.code}: {low}–{high}")
+    for limit in personal_limits_in_force(player, at):
+        if not _applies(limit, table, kind):
+            continue
+        result.sources.append(f"personal ({limit.scope_label}): {limit.range_label}")
+        if limit.min_stake is not None and limit.min_stake > low:
+            low = limit.min_stake
+        if limit.max_stake is not None and limit.max_stake < high:
+            high = limit.max_stake
+    result.min_stake, result.max_stake = low, high
+    if low > high:
+        result.reasons.append(
+            f"No stake fits: the table and the player's personal limits leave {low} to {high} "
+            f"{table.currency}."
+        )
+    return result
+
+
+def _applies(limit: PersonalLimit, table: Table, kind: str) -> bool:
+    if limit.kind and limit.kind != kind:
+        return False
+    if limit.table_id is not None:
+        return limit.table_id == table.pk
+    return not limit.game or limit.game == table.game

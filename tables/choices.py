@@ -1,0 +1,23 @@
+from django.db import models
+
+
+class Game(models.TextChoices):
+    DELUXE = "deluxe", "Deluxe Blackjack"
+    BOUNDLESS = "boundless", "Boundless Blackjack"
+    CLASSIC = "classic", "BlackJack (classic)"
+    MULTIPLAYER = "multiplayer", "Multi-player Blackjack"
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    PAUSED = "paused", "Paused"
+    CLOSED = "closed", "Closed"
+
+
+class Currency(models.TextChoices):
+    EUR = "EUR", "Euro"
+    GBP = "GBP", "Pound sterling"
+    USD = "USD", "US dollar"
+    CAD = "CAD", "Canadian dollar"
+    SEK = "SEK", "Swedish krona"
+    PHP = "PHP", "Philippine peso"

@@ -1,0 +1,45 @@
+import django_filters
+from django.db.models import Q
+
+from .choices import Currency, Game, TableStatus
+from .models import Table, TableConfiguration, TableStatusChange
+
+
+class TableFilterSet(django_filters.FilterSet):
+    q = django_filters.CharFilter(method="search", label="Search")
+    game = django_filters.MultipleChoiceFilter(choices=Game.choices)
+    status = django_filters.MultipleChoiceFilter(choices=TableStatus.choices)
+    currency = django_filters.MultipleChoiceFilter(choices=Currency.choices)
+
+    class Meta:
+        model = Table
+        fields = ["q", "game", "status", "currency", "studio"]
+
+    def search(self, queryset, name, value):
+        return queryset.filter(
+            Q(code__icontains=value)
+            | Q(name__icontains=value)
+            | Q(studio__icontains=value)
+            | Q(facilitator__icontains=value)
+        )
+
+
+class TableConfigurationFilterSet(django_filters.FilterSet):
+    table = django_filters.CharFilter(field_name="table__code", label="Table code")
+    valid_from_after = django_filters.IsoDateTimeFilter(field_name="valid_from", lookup_expr="gte")
+    valid_from_before = django_filters.IsoDateTimeFilter(field_name="valid_from", lookup_expr="lt")
+
+    class Meta:
+        model = TableConfiguration
+        fields = ["table", "version"]
+
+
+class TableStatusChangeFilterSet(django_filters.FilterSet):
+    table = django_filters.CharFilter(field_name="table__code", label="Table code")
+    to_status = django_filters.MultipleChoiceFilter(choices=TableStatus.choices)
+    changed_after = django_filters.IsoDateTimeFilter(field_name="changed_at", lookup_expr="gte")
+    changed_before = django_filters.IsoDateTimeFilter(field_name="changed_at", lookup_expr="lt")
+
+    class Meta:
+        model = TableStatusChange
+        fields = ["table", "to_status"]
