@@ -158,3 +158,9 @@ def _celery_eager_unless_worker(request: pytest.FixtureRequest):
     app.conf.task_always_eager = app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Tests create many users; the production hasher's deliberate slowness is not under test here."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
