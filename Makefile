@@ -34,10 +34,7 @@ $(STAMP): requirements.txt
 
 demo: .venv
 	$(BIN)/python manage.py migrate --noinput
-	@# A login for the demo: user "demo", password "demo" (created once, development only).
-	$(BIN)/python manage.py shell --no-imports -c "from django.contrib.auth import get_user_model; \
-	U = get_user_model(); U.objects.filter(username='demo').exists() or \
-	U.objects.create_superuser('demo', 'demo@example.invalid', 'demo')"
+	$(BIN)/python manage.py seed_demo
 	@# A simulated shoe of each game, written by the engine and replayed by it.
 	@for game in deluxe boundless classic multiplayer; do \
 	  players=7; [ $$game = boundless ] && players=200; \
@@ -45,7 +42,7 @@ demo: .venv
 	    --wrong-payout-rate 0.02 --cancel-rate 0.01 --out var/rounds/$$game && \
 	  $(BIN)/python manage.py replay var/rounds/$$game/*.json --game $$game --summary || exit 1; \
 	done
-	@echo "Pitboss demo: http://$(DEMO_ADDRESS)  (log in as demo / demo)"
+	@echo "Pitboss demo: http://$(DEMO_ADDRESS)  (log in with a user printed above, e.g. supervisor / supervisor-demo)"
 	$(BIN)/python manage.py runserver $(DEMO_ADDRESS)
 
 test: .venv

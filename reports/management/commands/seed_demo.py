@@ -1,0 +1,107 @@
+"""python manage.py seed_demo: the demo's tables, limits, players and one user per role.
+
+It lives in `reports`, the app at the top of the dependency chain, because it fills every app.
+Running it again changes nothing that exists.
+"""
+
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from accounts.roles import ROLE_SLUGS
+from accounts.services import user_create
+from limits.models import Player
+from limits.services import personal_limit_set, player_create, table_limit_set
+from tables.models import Table
+from tables.services import table_create, table_set_status
+
+TABLES = [
+    ("DLX1", "Deluxe Blackjack 1", "deluxe", "Studio Malta A", "Ana"),
+    ("BND1", "Boundless Blackjack 1", "boundless", "Studio Malta B", "Ben"),
+    ("CLS1", "BlackJack Classic 1", "classic", "Studio Manila A", "Carla"),
+    ("MPB1", "Multi-player Blackjack 1", "multiplayer", "Studio Riga A", "Dmitri"),
+]
+MAIN_RANGE = ("5.00", "2500.00")
+BEHIND_RANGE = ("1.00", "1000.00")
+SIDE_RANGE = ("0.50", "100.00")
+
+PLAYERS = [
+    ("P1001", "Alice Martin", "real"),
+    ("P1003", "Bruno Costa", "real"),
+    ("P2002", "Chiara Bianchi", "real"),
+    ("P3001", "Dara Okafor", "real"),
+    ("P6001", "Emil Novak", "real"),
+    ("T9001", "Trial visitor", "trial"),
+    ("F9001", "Play-for-fun guest", "play_for_fun"),
+]
+
+
+class Command(BaseCommand):
+    help = "Create the demo tables (DLX1, BND1, CLS1, MPB1) with limits, a few players and one user per role."
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        supervisor = self.users()
+        for code, name, game, studio, facilitator in TABLES:
+            if Table.objects.filter(code=code).exists():
+                continue
+            table = table_create(
+                code=code,
+                name=name,
+                game=game,
+                currency="EUR",
+                studio=studio,
+                facilitator=facilitator,
+                created_by=supervisor,
+                reason="Demo table",
+            )
+            for kind in table.configurations.get().rule_set.offered_kinds:
+                if kind == "insurance":
+                    continue  # follows from the main bet's range
+                low, high = MAIN_RANGE if kind == "main" else BEHIND_RANGE if kind == "behind" else SIDE_RANGE
+                table_limit_set(
+                    table=table,
+                    kind=kind,
+                    min_stake=Decimal(low),
+                    max_stake=Decimal(high),
+                    changed_by=supervisor,
+                    reason="Demo limits",
+                )
+            table_set_status(table=table, status="open", changed_by=supervisor, reason="Demo: studio on air")
+            self.stdout.write(f"table {code}: {name} ({game}), open")
+        for external_id, display_name, account_type in PLAYERS:
+            if not Player.objects.filter(external_id=external_id).exists():
+                player_create(
+                    external_id=external_id,
+                    display_name=display_name,
+                    account_type=account_type,
+                    currency="EUR",
+                    created_by=supervisor,
+                    reason="Demo player",
+                )
+        alice = Player.objects.get(external_id="P1001")
+        if not alice.personal_limits.exists():
+            personal_limit_set(
+                player=alice,
+                max_stake=Decimal("200.00"),
+                changed_by=supervisor,
+                reason="Demo: the player asked for a lower maximum",
+            )
+        self.stdout.write(f"players: {Player.objects.count()}")
+
+    def users(self):
+        User = get_user_model()
+        first = None
+        for slug, role in ROLE_SLUGS.items():
+            username = slug.replace("_", "-")
+            password = f"{username}-demo"
+            user = User.objects.filter(username=username).first()
+            if user is None:
+                user = user_create(username=username, password=password, role=role)
+                self.stdout.write(f"user {username} ({role}), password {password}")
+            else:
+                self.stdout.write(f"user {username} ({role}) exists (password {password} unless changed)")
+            first = first or user
+        return first
