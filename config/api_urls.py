@@ -1,3 +1,8 @@
-"""The API: every app's endpoints under /api/."""
+"""The API: every app's endpoints under /api/, and its documentation (served by the app itself)."""
 
-urlpatterns = []
+from django.urls import include, path
+
+app_name = "api"
+urlpatterns = [
+    path("", include("tables.api.urls")),
+]

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_filters",
     "django_tables2",
     "simple_history",
@@ -122,21 +123,46 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
 
+# The API (see config/api.py): token auth first, so a caller without credentials gets 401 with
+# WWW-Authenticate; every view checks model permissions unless it names its own.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PERMISSION_CLASSES": ["config.api.ModelPermissions"],
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "rest_framework.filters.OrderingFilter",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "COERCE_DECIMAL_TO_STRING": True,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
+# The schema and its docs need a login; Swagger UI and Redoc come from the app's own static files.
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pitboss API",
-    "DESCRIPTION": "Back office for live-dealer blackjack tables.",
+    "DESCRIPTION": "Back office for live-dealer blackjack tables: tables, limits, players, the limit check.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "GameEnum": "tables.choices.Game",
+        "CurrencyEnum": "tables.choices.Currency",
+        "TableStatusEnum": "tables.choices.TableStatus",
+        "AccountTypeEnum": "limits.choices.AccountType",
+        "PlayerStatusEnum": "limits.choices.PlayerStatus",
+        "BetKindEnum": "limits.choices.BetKind",
+        "TableLimitKindEnum": "limits.choices.TABLE_LIMIT_KINDS",
+    },
 }
 
 # Celery: without a broker, tasks run eagerly in-process; with one, a worker runs them.

@@ -1,0 +1,1 @@
+"""The tables app's REST API."""

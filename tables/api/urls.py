@@ -1,0 +1,16 @@
+from django.urls import path
+from rest_framework.routers import SimpleRouter
+
+from . import views
+
+router = SimpleRouter()
+router.register("tables", views.TableViewSet, basename="table")
+router.register("table-configurations", views.TableConfigurationViewSet, basename="tableconfiguration")
+
+code = "tables/<str:code>"
+urlpatterns = [
+    path(f"{code}/status", views.TableStatusView.as_view(), name="table-status"),
+    path(f"{code}/status-changes/", views.TableStatusChangeListView.as_view(), name="table-status-changes"),
+    path(f"{code}/configurations/", views.TableConfigurationListView.as_view(), name="table-configurations"),
+    *router.urls,
+]

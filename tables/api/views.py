@@ -1,0 +1,112 @@
+"""Thin API views over tables: declare queryset, filterset and serializers; writes call the services."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, mixins, status, viewsets
+from rest_framework.response import Response
+
+from config.api import validated
+from tables import services
+from tables.filtersets import TableConfigurationFilterSet, TableFilterSet, TableStatusChangeFilterSet
+from tables.models import Table, TableConfiguration, TableStatusChange
+
+from .serializers import (
+    ConfigurationChangeSerializer,
+    TableConfigurationSerializer,
+    TableCreateSerializer,
+    TableSerializer,
+    TableStatusChangeSerializer,
+    TableStatusSetSerializer,
+    TableUpdateSerializer,
+)
+
+TABLE_CODE = "[A-Za-z0-9]+"
+
+
+class TableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Tables: list (filters as on the tables page), create, read, and change name, studio or facilitator."""
+
+    queryset = Table.objects.all()
+    serializer_class = TableSerializer
+    filterset_class = TableFilterSet
+    ordering_fields = ["code", "name", "game", "currency", "studio", "status", "created_at"]
+    lookup_field = "code"
+    lookup_value_regex = TABLE_CODE
+
+    @extend_schema(request=TableCreateSerializer, responses={201: TableSerializer})
+    def create(self, request):
+        table = services.table_create(**validated(TableCreateSerializer, request), created_by=request.user)
+        return Response(TableSerializer(table).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=TableUpdateSerializer, responses={200: TableSerializer})
+    def partial_update(self, request, code: str):
+        table = self.get_object()
+        data = dict(validated(TableUpdateSerializer, request))
+        table = services.table_update(table=table, changed_by=request.user, **data)
+        return Response(TableSerializer(table).data)
+
+
+class TableNestedMixin:
+    """An endpoint under /api/tables/<code>/: its own model's permissions, then the table (404 if none)."""
+
+    def get_table(self) -> Table:
+        return get_object_or_404(Table, code=self.kwargs["code"])
+
+    def get_queryset(self):
+        return super().get_queryset().filter(table__code=self.kwargs["code"])
+
+    def list(self, request, *args, **kwargs):
+        self.get_table()
+        return super().list(request, *args, **kwargs)
+
+
+class TableStatusView(generics.GenericAPIView):
+    """Open, pause or close a table; the change goes into its availability log."""
+
+    queryset = TableStatusChange.objects.select_related("table", "changed_by")
+    serializer_class = TableStatusChangeSerializer
+    filter_backends = []
+    pagination_class = None
+
+    @extend_schema(request=TableStatusSetSerializer, responses={201: TableStatusChangeSerializer})
+    def post(self, request, code: str):
+        table = get_object_or_404(Table, code=code)
+        change = services.table_set_status(
+            table=table, changed_by=request.user, **validated(TableStatusSetSerializer, request)
+        )
+        return Response(TableStatusChangeSerializer(change).data, status=status.HTTP_201_CREATED)
+
+
+class TableStatusChangeListView(TableNestedMixin, generics.ListAPIView):
+    """A table's availability log, newest first."""
+
+    queryset = TableStatusChange.objects.select_related("table", "changed_by")
+    serializer_class = TableStatusChangeSerializer
+    filterset_class = TableStatusChangeFilterSet
+    ordering_fields = ["changed_at"]
+
+
+class TableConfigurationListView(TableNestedMixin, generics.ListAPIView):
+    """A table's configuration versions, newest first; POST makes a new version."""
+
+    queryset = TableConfiguration.objects.select_related("table", "created_by")
+    serializer_class = TableConfigurationSerializer
+    filterset_class = TableConfigurationFilterSet
+    ordering_fields = ["version", "valid_from"]
+
+    @extend_schema(request=ConfigurationChangeSerializer, responses={201: TableConfigurationSerializer})
+    def post(self, request, code: str):
+        table = self.get_table()
+        configuration = services.configuration_change(
+            table=table, changed_by=request.user, **validated(ConfigurationChangeSerializer, request)
+        )
+        return Response(TableConfigurationSerializer(configuration).data, status=status.HTTP_201_CREATED)
+
+
+class TableConfigurationViewSet(viewsets.ReadOnlyModelViewSet):
+    """Every table's configuration versions (filters as on the configurations page)."""
+
+    queryset = TableConfiguration.objects.select_related("table", "created_by")
+    serializer_class = TableConfigurationSerializer
+    filterset_class = TableConfigurationFilterSet
+    ordering_fields = ["version", "valid_from", "created_at"]
