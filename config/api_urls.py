@@ -5,4 +5,5 @@ from django.urls import include, path
 app_name = "api"
 urlpatterns = [
     path("", include("tables.api.urls")),
+    path("", include("limits.api.urls")),
 ]

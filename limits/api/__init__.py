@@ -1,0 +1,1 @@
+"""The limits app's REST API."""
