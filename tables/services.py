@@ -61,15 +61,20 @@ def table_update(*, table: Table, changed_by, reason: str, **fields) -> Table:
     """Change a table's name, studio or facilitator on duty; kept in its history with the reason."""
     reason = _require_reason(reason)
     allowed = {"name", "studio", "facilitator"}
-    for name, value in fields.items():
+    for name in fields:
         if name not in allowed:
             raise ValidationError({name: "This cannot be changed here."})
+    # Read afresh and save only these fields: a stale `table` must not undo a status change made since.
+    fresh = Table.objects.select_for_update().get(pk=table.pk)
+    for name, value in fields.items():
+        setattr(fresh, name, value)
+    fresh.full_clean()
+    fresh._change_reason = reason
+    fresh._history_user = changed_by
+    fresh.save(update_fields=list(fields))
+    for name, value in fields.items():
         setattr(table, name, value)
-    table.full_clean()
-    table._change_reason = reason
-    table._history_user = changed_by
-    table.save()
-    return table
+    return fresh
 
 
 @transaction.atomic
