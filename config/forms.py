@@ -1,0 +1,52 @@
+"""Putting a service's ValidationError onto the form that called it, next to the right field."""
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+
+def add_service_errors(
+    form: forms.Form, error: ValidationError, aliases: dict[str, str] | None = None
+) -> None:
+    """Show each message of `error` next to its field, or above the form when no field matches.
+
+    Services key their errors by field name, sometimes dotted (`rules.side_options.pair.max_round`);
+    `aliases` maps such keys, or a prefix of them, to a form field name.
+    """
+    aliases = aliases or {}
+    messages = error.message_dict if hasattr(error, "error_dict") else {"__all__": error.messages}
+    for key, texts in messages.items():
+        field = _field_for(form, key, aliases)
+        for text in texts:
+            form.add_error(field, text)
+
+
+def _field_for(form: forms.Form, key: str, aliases: dict[str, str]) -> str | None:
+    parts = key.split(".")
+    while parts:
+        name = ".".join(parts)
+        if name in aliases and aliases[name] in form.fields:
+            return aliases[name]
+        if name in form.fields:
+            return name
+        parts.pop()
+    return None
+
+
+class ReasonField(forms.CharField):
+    """Every change says why; kept in the history beside it."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("widget", forms.Textarea(attrs={"rows": 2}))
+        kwargs.setdefault("help_text", "Kept in the history with your name.")
+        kwargs.setdefault("error_messages", {"required": "Say why: every change is kept with its reason."})
+        super().__init__(**kwargs)
+
+
+class StakeField(forms.DecimalField):
+    """An amount of money: above 0, at most 2 decimals."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_digits", 14)
+        kwargs.setdefault("decimal_places", 2)
+        kwargs.setdefault("widget", forms.NumberInput(attrs={"step": "0.01", "class": "number"}))
+        super().__init__(**kwargs)

@@ -1,0 +1,95 @@
+import django_tables2 as tables
+from django.utils import timezone
+from django.utils.html import format_html
+
+from config.listing import BadgeColumn, MoneyColumn, UtcDateTimeColumn
+
+from .models import PersonalLimit, Player, TableLimit
+
+
+class PlayerTable(tables.Table):
+    external_id = tables.Column(linkify=True, attrs={"td": {"class": "code"}})
+    status = BadgeColumn()
+    created_at = UtcDateTimeColumn("created")
+
+    class Meta:
+        model = Player
+        fields = ["external_id", "display_name", "account_type", "currency", "status", "created_at"]
+        order_by = "external_id"
+        empty_text = "No player matches."
+
+
+class TableLimitTable(tables.Table):
+    table = tables.Column(accessor="table__code", verbose_name="table")
+    game = tables.Column(accessor="table__game", verbose_name="game")
+    kind = tables.Column()
+    min_stake = MoneyColumn(currency="table__currency")
+    max_stake = MoneyColumn(currency="table__currency")
+    currency = tables.Column(accessor="table__currency", verbose_name="currency")
+
+    class Meta:
+        model = TableLimit
+        fields = ["table", "game", "kind", "min_stake", "max_stake", "currency"]
+        order_by = ("table", "kind")
+        empty_text = "No table limit matches."
+
+    def render_table(self, value, record):
+        return format_html('<a href="{}">{}</a>', record.table.get_absolute_url(), value)
+
+    def render_game(self, record):
+        return record.table.get_game_display()
+
+
+def personal_limit_state(row: PersonalLimit) -> str:
+    """withdrawn, pending, superseded or in force; `superseded` is annotated by the query."""
+    if row.withdrawn_at is not None:
+        return "withdrawn"
+    if row.effective_from > timezone.now():
+        return "pending"
+    if getattr(row, "superseded", False):
+        return "superseded"
+    return "in force"
+
+
+class PersonalLimitTable(tables.Table):
+    """Every setting of a personal limit, with its state."""
+
+    player = tables.Column(accessor="player__external_id", verbose_name="player")
+    scope = tables.Column(empty_values=(), orderable=False)
+    min_stake = MoneyColumn(currency="player__currency")
+    max_stake = MoneyColumn(currency="player__currency")
+    effective_from = UtcDateTimeColumn()
+    state = tables.Column(empty_values=(), orderable=False)
+    reason = tables.Column(attrs={"td": {"class": "reason"}})
+    created_by = tables.Column(accessor="created_by__username", verbose_name="by")
+
+    class Meta:
+        model = PersonalLimit
+        fields = [
+            "player",
+            "scope",
+            "min_stake",
+            "max_stake",
+            "effective_from",
+            "state",
+            "reason",
+            "created_by",
+        ]
+        order_by = "-effective_from"
+        empty_text = "No personal limit matches."
+
+    def render_player(self, value, record):
+        return format_html('<a href="{}">{}</a>', record.player.get_absolute_url(), value)
+
+    def render_scope(self, record):
+        return record.scope_label
+
+    def render_state(self, record):
+        state = personal_limit_state(record)
+        return format_html('<span class="badge badge-{}">{}</span>', state.replace(" ", "-"), state)
+
+    def value_state(self, record):
+        return personal_limit_state(record)
+
+    def value_scope(self, record):
+        return record.scope_label

@@ -1,0 +1,201 @@
+"""The forms of the table pages. They only read input; the services in services.py write."""
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from config.forms import ReasonField, add_service_errors
+from rounds.engine.rules import (
+    AUTO_PLAY_POLICIES,
+    SIDE_OPTION_PATTERNS,
+    STRATEGY_ACTIONS,
+    STRATEGY_HANDS,
+    STRATEGY_UPCARDS,
+    RuleError,
+    RuleSet,
+    preset,
+)
+
+from .choices import Currency, Game, TableStatus
+from .templatetags.pitboss import odds_text
+
+AUTO_PLAY_LABELS = {
+    "hit_to_12": "Hit to 12, then stand",
+    "stand": "Stand",
+    "strategy": "Play the strategy table",
+}
+SIDE_OPTION_LABELS = {
+    "pair": "Pair",
+    "perfect_pairs": "Perfect Pairs",
+    "twenty_one_plus_three": "21+3",
+    "lucky_trio": "Lucky Trio",
+    "poker_trio": "Poker Trio",
+    "bust_bonus": "Bust Bonus",
+}
+
+
+def pattern_label(pattern: str) -> str:
+    return pattern.replace("_", " ").replace("plus", "or more").capitalize()
+
+
+class TableCreateForm(forms.Form):
+    code = forms.CharField(max_length=16, help_text="2 to 16 capital letters and digits, such as DLX1.")
+    name = forms.CharField(max_length=100)
+    game = forms.ChoiceField(choices=Game.choices)
+    currency = forms.ChoiceField(choices=Currency.choices)
+    studio = forms.CharField(max_length=100)
+    facilitator = forms.CharField(label="Facilitator on duty", max_length=100, required=False)
+
+
+class TableUpdateForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    studio = forms.CharField(max_length=100)
+    facilitator = forms.CharField(label="Facilitator on duty", max_length=100, required=False)
+    reason = ReasonField()
+
+
+class TableStatusForm(forms.Form):
+    status = forms.ChoiceField(choices=TableStatus.choices, widget=forms.RadioSelect)
+    reason = ReasonField(help_text="Kept in the game availability log with your name.")
+
+
+class ConfigurationForm(forms.Form):
+    """Built from the table's rules in force: what a supervisor may change of the game's preset.
+
+    Fields: `seats` (seated games), `auto_play`, per side option of the preset `<kind>__offered`,
+    `<kind>__max_round` and `<kind>__<pattern>` (odds, "N to 1"; empty: the pattern does not pay),
+    `strategy_overrides` (the multi-player game), `valid_from`, `reason`.
+    """
+
+    def __init__(self, *args, table, rule_set: RuleSet, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.table = table
+        self.rule_set = rule_set
+        self.side_option_kinds = [option.kind for option in preset(table.game).side_options]
+        if rule_set.seats is not None:
+            self.fields["seats"] = forms.IntegerField(initial=rule_set.seats, help_text="Seats at the table.")
+        self.fields["auto_play"] = forms.ChoiceField(
+            label="Auto-play",
+            choices=[(policy, AUTO_PLAY_LABELS.get(policy, policy)) for policy in AUTO_PLAY_POLICIES],
+            initial=rule_set.auto_play,
+            help_text="How a hand is played when the player does not decide in time.",
+        )
+        for kind in self.side_option_kinds:
+            current = rule_set.side_option(kind)
+            shown = current or preset(table.game).side_option(kind)
+            self.fields[f"{kind}__offered"] = forms.BooleanField(
+                label=f"Offer {SIDE_OPTION_LABELS.get(kind, kind)}",
+                required=False,
+                initial=current is not None,
+            )
+            self.fields[f"{kind}__max_round"] = forms.IntegerField(
+                label="Max round", required=False, initial=shown.max_round, help_text="Empty: no limit."
+            )
+            for pattern in SIDE_OPTION_PATTERNS[kind]:
+                odds = shown.odds(pattern)
+                self.fields[f"{kind}__{pattern}"] = forms.DecimalField(
+                    label=pattern_label(pattern),
+                    required=False,
+                    initial=None if odds is None else odds_text(odds),
+                    widget=forms.NumberInput(attrs={"step": "any", "class": "odds"}),
+                )
+        if table.game == Game.MULTIPLAYER:
+            self.fields["strategy_overrides"] = forms.CharField(
+                label="Strategy-table changes",
+                required=False,
+                widget=forms.Textarea(attrs={"rows": 4, "class": "mono"}),
+                initial="\n".join(" ".join(entry) for entry in rule_set.strategy_overrides),
+                help_text="One change a line: hand, facilitator's card, action — e.g. “hard16 T stand”. "
+                "Hands hard4–hard20, soft12–soft20, pair2–pairA; cards 2–9, T, A; "
+                f"actions {', '.join(STRATEGY_ACTIONS)}.",
+            )
+        self.fields["valid_from"] = forms.DateTimeField(
+            label="Valid from (UTC)",
+            required=False,
+            widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+            help_text="Empty: now. A version cannot start in the past.",
+        )
+        self.fields["reason"] = ReasonField()
+
+    def side_option_groups(self):
+        """For the template: each side option with its offered box, max round and odds fields."""
+        for kind in self.side_option_kinds:
+            yield {
+                "kind": kind,
+                "label": SIDE_OPTION_LABELS.get(kind, kind),
+                "offered": self[f"{kind}__offered"],
+                "max_round": self[f"{kind}__max_round"],
+                "odds": [self[f"{kind}__{pattern}"] for pattern in SIDE_OPTION_PATTERNS[kind]],
+            }
+
+    def clean_strategy_overrides(self):
+        text = self.cleaned_data.get("strategy_overrides") or ""
+        table: dict[str, dict[str, str]] = {}
+        for number, line in enumerate(text.splitlines(), start=1):
+            words = line.split()
+            if not words:
+                continue
+            if len(words) != 3:
+                raise forms.ValidationError(
+                    f"Line {number}: “{line.strip()}” is not hand, facilitator's card and action."
+                )
+            hand, up, action = words[0].lower(), words[1].upper(), words[2].lower()
+            if hand not in STRATEGY_HANDS:
+                raise forms.ValidationError(f"Line {number}: unknown hand “{words[0]}”.")
+            if up not in STRATEGY_UPCARDS:
+                raise forms.ValidationError(f"Line {number}: unknown facilitator's card “{words[1]}”.")
+            if up in table.get(hand, {}):
+                raise forms.ValidationError(f"Line {number}: {hand} against {up} is changed twice.")
+            table.setdefault(hand, {})[up] = action
+        return table
+
+    def clean(self):
+        """Check the rules with the engine now, so that rule errors show with any other error."""
+        data = super().clean()
+        rule_fields = [name for name in self.fields if name not in ("valid_from", "reason")]
+        if not any(name in self.errors for name in rule_fields):
+            try:
+                self.rule_set.with_changes(self.changes())
+            except RuleError as error:
+                add_service_errors(
+                    self, ValidationError({f"rules.{error.field}": error.message}), self.error_aliases()
+                )
+        return data
+
+    def clean_valid_from(self):
+        return self.cleaned_data.get("valid_from") or timezone.now()
+
+    def changes(self) -> dict:
+        """The changes in RuleSet.to_dict form, for `configuration_change`."""
+        data = self.cleaned_data
+        changes: dict = {"auto_play": data.get("auto_play")}
+        if "seats" in self.fields:
+            changes["seats"] = data.get("seats")
+        side_options = {}
+        for kind in self.side_option_kinds:
+            if not data.get(f"{kind}__offered"):
+                side_options[kind] = None
+                continue
+            paytable = {
+                pattern: str(data[f"{kind}__{pattern}"])
+                for pattern in SIDE_OPTION_PATTERNS[kind]
+                if data.get(f"{kind}__{pattern}") is not None
+            }
+            side_options[kind] = {"paytable": paytable, "max_round": data.get(f"{kind}__max_round")}
+        if side_options:
+            changes["side_options"] = side_options
+        if "strategy_overrides" in self.fields:
+            changes["strategy_overrides"] = data.get("strategy_overrides", {})
+        return changes
+
+    def error_aliases(self) -> dict[str, str]:
+        """Service error keys (`rules.side_options.pair.paytable.mixed_pair`) -> this form's fields."""
+        aliases = {"rules.seats": "seats", "rules.auto_play": "auto_play"}
+        aliases["rules.strategy_overrides"] = "strategy_overrides"
+        for kind in self.side_option_kinds:
+            where = f"rules.side_options.{kind}"
+            aliases[where] = f"{kind}__offered"
+            aliases[f"{where}.max_round"] = f"{kind}__max_round"
+            for pattern in SIDE_OPTION_PATTERNS[kind]:
+                aliases[f"{where}.paytable.{pattern}"] = f"{kind}__{pattern}"
+        return aliases

@@ -1,0 +1,54 @@
+"""Template filters shared by every page: money with its currency, times in UTC with the zone shown."""
+
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+
+def money_text(amount: Decimal | None) -> str:
+    """1234.5 -> "1,234.50"; None -> "—"."""
+    if amount is None:
+        return "—"
+    return f"{Decimal(amount):,.2f}"
+
+
+def utc_text(moment: datetime | None) -> str:
+    if moment is None:
+        return "—"
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def odds_text(odds: Decimal) -> str:
+    """Decimal("10") -> "10", Decimal("2.50") -> "2.5" (never "1E+1")."""
+    odds = Decimal(odds)
+    if odds == odds.to_integral_value():
+        return str(odds.quantize(Decimal(1)))
+    return format(odds.normalize(), "f")
+
+
+@register.filter
+def odds(value):
+    return odds_text(value)
+
+
+@register.filter
+def money(amount, currency: str = ""):
+    """{{ limit.min_stake|money:table.currency }} -> a right-aligned amount with its currency."""
+    if amount is None:
+        return mark_safe('<span class="money">—</span>')
+    return format_html(
+        '<span class="money">{} <span class="currency">{}</span></span>', money_text(amount), currency
+    )
+
+
+@register.filter
+def utc(moment):
+    """{{ change.changed_at|utc }} -> "2026-03-01 14:05 UTC"."""
+    return format_html(
+        '<time datetime="{}">{}</time>', moment.isoformat() if moment else "", utc_text(moment)
+    )

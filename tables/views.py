@@ -1,0 +1,267 @@
+"""The table pages: thin views over the services (writes) and selectors (reads)."""
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.core.exceptions import ValidationError
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Now
+from django.shortcuts import get_object_or_404, redirect
+from django.utils import timezone
+from django.views.generic import DetailView, FormView
+from django_tables2.paginators import LazyPaginator
+
+from config.forms import add_service_errors
+from config.listing import FilteredListView
+from limits.choices import TABLE_LIMIT_KINDS
+from limits.models import TableLimit
+from rounds.engine.rules import SIDE_OPTION_PATTERNS
+
+from . import services
+from .choices import TableStatus
+from .filtersets import TableFilterSet
+from .forms import (
+    AUTO_PLAY_LABELS,
+    SIDE_OPTION_LABELS,
+    ConfigurationForm,
+    TableCreateForm,
+    TableStatusForm,
+    TableUpdateForm,
+    pattern_label,
+)
+from .models import Table, TableConfiguration
+from .tables import TableTable
+from .templatetags.pitboss import odds_text
+
+
+def tables_with_version():
+    """Tables with the version of their configuration in force now (one query, sortable)."""
+    in_force = (
+        TableConfiguration.objects.filter(table=OuterRef("pk"), valid_from__lte=Now())
+        .order_by("-valid_from")
+        .values("version")[:1]
+    )
+    return Table.objects.annotate(current_version=Subquery(in_force))
+
+
+class TableListView(FilteredListView):
+    permission_required = "tables.view_table"
+    queryset = tables_with_version()
+    filterset_class = TableFilterSet
+    table_class = TableTable
+    table_pagination = {"per_page": 50, "paginator_class": LazyPaginator}
+    title = "Tables"
+    export_name = "tables"
+    actions = (("tables.add_table", "tables:table_create", "New table"),)
+
+
+class TableMixin(LoginRequiredMixin, PermissionRequiredMixin):
+    """A page about one table, found by its code."""
+
+    def get_table(self) -> Table:
+        if not hasattr(self, "_table"):
+            self._table = get_object_or_404(Table, code=self.kwargs["code"])
+        return self._table
+
+    def get_context_data(self, **kwargs):
+        kwargs.setdefault("table", self.get_table())
+        return super().get_context_data(**kwargs)
+
+
+def describe_rules(rule_set) -> dict:
+    """A configuration in words, for the detail page."""
+    side_options = []
+    for option in rule_set.side_options:
+        side_options.append(
+            {
+                "label": SIDE_OPTION_LABELS.get(option.kind, option.kind),
+                "max_round": option.max_round,
+                "lines": [
+                    (pattern_label(pattern), odds_text(odds))
+                    for pattern in SIDE_OPTION_PATTERNS[option.kind]
+                    if (odds := option.odds(pattern)) is not None
+                ],
+            }
+        )
+    return {
+        "seats": rule_set.seats,
+        "auto_play": AUTO_PLAY_LABELS.get(rule_set.auto_play, rule_set.auto_play),
+        "side_options": side_options,
+        "strategy_overrides": rule_set.strategy_overrides,
+        "rule_set": rule_set,
+    }
+
+
+class TableDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
+    permission_required = "tables.view_table"
+    model = Table
+    slug_field = slug_url_kwarg = "code"
+    template_name = "tables/table_detail.html"
+    context_object_name = "table"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        table = self.object
+        now = timezone.now()
+        versions = list(table.configurations.select_related("created_by").order_by("-version"))
+        in_force = next((v for v in versions if v.valid_from <= now), None)
+        pending = [v for v in versions if v.valid_from > now]
+        for version in versions:
+            version.state = "pending" if version.valid_from > now else "past"
+        if in_force:
+            in_force.state = "in force"
+        offered = in_force.rule_set.offered_kinds if in_force else ()
+        limits = {limit.kind: limit for limit in table.limits.all()}
+        limit_rows = [
+            {"kind": kind, "label": label, "limit": limits.get(kind), "offered": kind in offered}
+            for kind, label in TABLE_LIMIT_KINDS
+            if kind in offered or kind in limits
+        ]
+        history = list(table.history.select_related("history_user").order_by("-history_date", "-history_id"))
+        limit_history = list(
+            TableLimit.history.filter(table_id=table.pk)
+            .select_related("history_user")
+            .order_by("-history_date", "-history_id")
+        )
+        context.update(
+            configuration=in_force,
+            rules=describe_rules(in_force.rule_set) if in_force else None,
+            pending=[(v, describe_rules(v.rule_set)) for v in pending],
+            versions=versions,
+            limit_rows=limit_rows,
+            status_changes=table.status_changes.select_related("changed_by"),
+            history=with_changes(history, skip_unchanged=True),
+            limit_history=with_changes(limit_history, key=lambda record: record.kind),
+            statuses=[choice for choice in TableStatus if choice != table.status],
+        )
+        return context
+
+
+def with_changes(records, key=lambda record: None, skip_unchanged=False):
+    """Each history record with what changed against the one before it (same `key`), in words.
+
+    `skip_unchanged` leaves out updates that changed no tracked field (a table's status is kept
+    in the availability log, not in its history, but saving it still writes a history row).
+    """
+    previous = {}
+    shown = []
+    for record in reversed(records):  # oldest first
+        before = previous.get(key(record))
+        record.changes = []
+        if before is not None and record.history_type == "~":
+            record.changes = [
+                f"{change.field.replace('_', ' ')}: {_shown(change.old)} → {_shown(change.new)}"
+                for change in record.diff_against(before).changes
+            ]
+        previous[key(record)] = record
+        if skip_unchanged and record.history_type == "~" and not record.changes:
+            continue
+        shown.append(record)
+    return shown[::-1]
+
+
+def _shown(value) -> str:
+    return "—" if value in ("", None) else str(value)
+
+
+class TableCreateView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+    permission_required = "tables.add_table"
+    form_class = TableCreateForm
+    template_name = "tables/table_form.html"
+    extra_context = {"title": "New table", "submit": "Create the table"}
+
+    def form_valid(self, form):
+        try:
+            table = services.table_create(created_by=self.request.user, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+            return self.form_invalid(form)
+        messages.success(
+            self.request, f"Table {table.code} created, closed, with the {table.get_game_display()} rules."
+        )
+        return redirect(table)
+
+
+class TableUpdateView(TableMixin, FormView):
+    permission_required = "tables.change_table"
+    form_class = TableUpdateForm
+    template_name = "tables/table_form.html"
+
+    def get_initial(self):
+        table = self.get_table()
+        return {"name": table.name, "studio": table.studio, "facilitator": table.facilitator}
+
+    def get_context_data(self, **kwargs):
+        table = self.get_table()
+        kwargs.update(title=f"Edit {table.code}", submit="Save", cancel=table.get_absolute_url())
+        return super().get_context_data(**kwargs)
+
+    def form_valid(self, form):
+        table = self.get_table()
+        try:
+            services.table_update(table=table, changed_by=self.request.user, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+            return self.form_invalid(form)
+        messages.success(self.request, f"{table.code} saved.")
+        return redirect(table)
+
+
+class TableStatusView(TableMixin, FormView):
+    permission_required = "tables.add_tablestatuschange"
+    form_class = TableStatusForm
+    template_name = "tables/table_status_form.html"
+
+    def get_initial(self):
+        return {"status": self.request.GET.get("status")}
+
+    def form_valid(self, form):
+        table = self.get_table()
+        try:
+            change = services.table_set_status(table=table, changed_by=self.request.user, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+            return self.form_invalid(form)
+        messages.success(self.request, f"{table.code} is now {change.get_to_status_display().lower()}.")
+        return redirect(table)
+
+
+class ConfigurationChangeView(TableMixin, FormView):
+    permission_required = "tables.add_tableconfiguration"
+    form_class = ConfigurationForm
+    template_name = "tables/configuration_form.html"
+
+    def get_configuration(self):
+        """The latest version (pending or in force): the new one follows it and changes its rules."""
+        if not hasattr(self, "_configuration"):
+            self._configuration = self.get_table().configurations.order_by("-version").first()
+        return self._configuration
+
+    def get_form_kwargs(self):
+        kwargs = super().get_form_kwargs()
+        kwargs.update(table=self.get_table(), rule_set=self.get_configuration().rule_set)
+        return kwargs
+
+    def get_context_data(self, **kwargs):
+        configuration = self.get_configuration()
+        kwargs.update(configuration=configuration, pending=configuration.valid_from > timezone.now())
+        return super().get_context_data(**kwargs)
+
+    def form_valid(self, form):
+        table = self.get_table()
+        try:
+            version = services.configuration_change(
+                table=table,
+                changes=form.changes(),
+                changed_by=self.request.user,
+                reason=form.cleaned_data["reason"],
+                valid_from=form.cleaned_data["valid_from"],
+            )
+        except ValidationError as error:
+            add_service_errors(form, error, form.error_aliases())
+            return self.form_invalid(form)
+        messages.success(
+            self.request,
+            f"{table.code}: version {version.version} saved, in force from "
+            f"{version.valid_from:%Y-%m-%d %H:%M} UTC.",
+        )
+        return redirect(table)
