@@ -1,9 +1,13 @@
 """The API: every app's endpoints under /api/, and its documentation (served by the app itself)."""
 
 from django.urls import include, path
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
 app_name = "api"
 urlpatterns = [
     path("", include("tables.api.urls")),
     path("", include("limits.api.urls")),
+    # The split view serves Swagger UI's start-up script from a URL: no inline script, as CSP requires.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="redoc"),
 ]

@@ -1,0 +1,75 @@
+"""The OpenAPI schema is valid without a warning, and its docs are served by the app itself
+(Swagger UI and Redoc from drf-spectacular-sidecar's static files, nothing from a CDN)."""
+
+import re
+
+import pytest
+import yaml
+from django.contrib.staticfiles import finders
+from django.core.management import call_command
+
+from tests.api_support import client_as
+
+ENDPOINTS = {
+    "/api/tables/": {"get", "post"},
+    "/api/tables/{code}/": {"get", "patch"},
+    "/api/tables/{code}/status": {"post"},
+    "/api/tables/{code}/configurations/": {"get", "post"},
+    "/api/tables/{code}/status-changes/": {"get"},
+    "/api/table-configurations/": {"get"},
+    "/api/table-configurations/{id}/": {"get"},
+    "/api/table-limits/": {"get", "post"},
+    "/api/table-limits/{id}/": {"get"},
+    "/api/table-limits/{id}/history/": {"get"},
+    "/api/players/": {"get", "post"},
+    "/api/players/{external_id}/": {"get", "patch"},
+    "/api/players/{external_id}/personal-limits/": {"get", "post"},
+    "/api/personal-limits/": {"get"},
+    "/api/personal-limits/{id}/": {"get"},
+    "/api/limits/check": {"post"},
+}
+
+
+def test_the_schema_validates_without_warnings(tmp_path):
+    out = tmp_path / "schema.yaml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
+    schema = yaml.safe_load(out.read_text())
+    paths = {path: set(operations) - {"parameters"} for path, operations in schema["paths"].items()}
+    assert paths == ENDPOINTS
+    money = schema["components"]["schemas"]["LimitCheckResult"]["properties"]["min_stake"]
+    assert money["type"] == "string" and money["format"] == "decimal"
+
+
+@pytest.mark.django_db
+def test_the_schema_needs_a_login():
+    assert client_as(None).get("/api/schema/").status_code == 401
+    response = client_as("compliance").get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    assert "/api/limits/check" in response.json()["paths"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("url", "asset"), [("/api/docs/", "swagger-ui-dist"), ("/api/redoc/", "redoc")])
+def test_the_docs_load_nothing_from_the_internet(url, asset):
+    assert client_as(None).get(url).status_code == 401
+    response = client_as("supervisor").get(url)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"/static/drf_spectacular_sidecar/{asset}/" in html
+    assert "/api/schema/" in html or f'src="{url}?script="' in html
+    external = re.findall(r"""(?:src|href)=["'](https?:)?//""", html)
+    assert external == [], "the docs page loads something from another host"
+    inline = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html)
+    assert inline == [], "an inline script, which the Content-Security-Policy blocks"
+    assert "'unsafe-inline'" not in response["Content-Security-Policy"].split("script-src")[1].split(";")[0]
+    for path in re.findall(r"/static/(drf_spectacular_sidecar/[^\"'?]+)", html):
+        assert finders.find(path), f"{path} is not among the static files"
+
+
+@pytest.mark.django_db
+def test_swagger_ui_gets_its_start_up_script_from_the_app():
+    response = client_as("supervisor").get("/api/docs/", {"script": ""})
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/javascript")
+    assert "SwaggerUIBundle" in response.content.decode()
+    assert "/api/schema/" in response.content.decode()
