@@ -138,21 +138,20 @@ def _effective_limit(player, table, kind, *, configuration, table_limit, persona
         result.reasons.append(f"{table.code} has no limit set for {BetKind(table_kind).label}.")
         return result
     low, high = table_limit.min_stake, table_limit.max_stake
-    if kind == BetKind.INSURANCE:  # half the seat play
+    which = "" if table_kind == kind else f" {table_kind}"
+    result.sources.append(f"table {table.code}{which}: {low}–{high}")
+    personal = [limit for limit in personal_limits() if _applies_at(limit, table)]
+    # Insurance is half the seat play: half of the main range the player may stake, then any
+    # personal limit set for insurance itself.
+    for limit in personal:
+        if limit.kind in ("", table_kind):
+            low, high = _narrowed(low, high, limit, result)
+    if kind == BetKind.INSURANCE:
         low, high = _half(low), _half(high)
-        result.sources.append(
-            f"insurance: half of the table's main range {table_limit.min_stake}–{table_limit.max_stake}"
-        )
-    else:
-        result.sources.append(f"table {table.code}: {low}–{high}")
-    for limit in personal_limits():
-        if not _applies(limit, table, kind):
-            continue
-        result.sources.append(f"personal ({limit.scope_label}): {limit.range_label}")
-        if limit.min_stake is not None and limit.min_stake > low:
-            low = limit.min_stake
-        if limit.max_stake is not None and limit.max_stake < high:
-            high = limit.max_stake
+        result.sources.append(f"insurance: half the main range, {low}–{high}")
+        for limit in personal:
+            if limit.kind == BetKind.INSURANCE:
+                low, high = _narrowed(low, high, limit, result)
     result.min_stake, result.max_stake = low, high
     if low > high:
         result.reasons.append(
@@ -162,9 +161,16 @@ def _effective_limit(player, table, kind, *, configuration, table_limit, persona
     return result
 
 
-def _applies(limit: PersonalLimit, table: Table, kind: str) -> bool:
-    if limit.kind and limit.kind != kind:
-        return False
+def _narrowed(low, high, limit: PersonalLimit, result: EffectiveLimit):
+    result.sources.append(f"personal ({limit.scope_label}): {limit.range_label}")
+    if limit.min_stake is not None and limit.min_stake > low:
+        low = limit.min_stake
+    if limit.max_stake is not None and limit.max_stake < high:
+        high = limit.max_stake
+    return low, high
+
+
+def _applies_at(limit: PersonalLimit, table: Table) -> bool:
     if limit.table_id is not None:
         return limit.table_id == table.pk
     return not limit.game or limit.game == table.game

@@ -107,3 +107,11 @@ def test_lifting_a_limit_is_a_raise():
     assert lifted.effective_from > timezone.now() + timedelta(hours=23)
     with freeze_time(timezone.now() + timedelta(days=2)):
         assert effective_limit(who, dlx, "main").max_stake == D("500.00")
+
+
+def test_insurance_is_half_of_what_the_player_may_stake_on_the_seat():
+    who, dlx = player(), table("DLX1")
+    set_limit(who, max_stake=D("50.00"))
+    assert effective_limit(who, dlx, "insurance").max_stake == D("25.00")
+    set_limit(who, kind="insurance", max_stake=D("10.00"))
+    assert effective_limit(who, dlx, "insurance").max_stake == D("10.00")
