@@ -1,0 +1,141 @@
+"""Every page and endpoint, walked as anonymous and as each role: login, 403 or 200 as the roles say.
+
+A URL added without an entry here fails `test_every_url_is_in_the_matrix`, so no page or
+endpoint can appear without its permissions being decided and tested.
+"""
+
+from decimal import Decimal
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from rest_framework.test import APIClient
+
+from limits.models import PersonalLimit, TableLimit
+from tables.models import TableConfiguration
+from tests.factories import player, table, user
+
+S, C, CS, GS = "supervisor", "compliance", "customer_service", "game_server"
+ROLES = (S, C, CS, GS)
+EVERYONE = set(ROLES)
+
+# url name -> (method, roles that may use it)
+PAGES = {
+    "home": ("get", EVERYONE),
+    "password_change": ("get", EVERYONE),
+    "password_change_done": ("get", EVERYONE),
+    "tables:table_list": ("get", {S, C}),
+    "tables:table_detail": ("get", {S, C}),
+    "tables:table_create": ("get", {S}),
+    "tables:table_update": ("get", {S}),
+    "tables:table_status": ("get", {S}),
+    "tables:configuration_change": ("get", {S}),
+    "limits:table_limit_list": ("get", {S, C}),
+    "limits:table_limit_set": ("get", {S}),
+    "limits:player_list": ("get", {S, C, CS}),
+    "limits:player_detail": ("get", {S, C, CS}),
+    "limits:personal_limit_list": ("get", {S, C, CS}),
+    "limits:player_create": ("get", {CS}),
+    "limits:personal_limit_set": ("get", {CS}),
+}
+ENDPOINTS = {
+    "api:table-list": ("get", {S, C}),
+    "api:table-detail": ("get", {S, C}),
+    "api:table-status": ("post", {S}),
+    "api:table-status-changes": ("get", {S, C}),
+    "api:table-configurations": ("get", {S, C}),
+    "api:tableconfiguration-list": ("get", {S, C}),
+    "api:tableconfiguration-detail": ("get", {S, C}),
+    "api:tablelimit-list": ("get", {S, C}),
+    "api:tablelimit-detail": ("get", {S, C}),
+    "api:tablelimit-history": ("get", {S, C}),
+    "api:player-list": ("get", {S, C, CS}),
+    "api:player-detail": ("get", {S, C, CS}),
+    "api:player-personal-limits": ("get", {S, C, CS}),
+    "api:personallimit-list": ("get", {S, C, CS}),
+    "api:personallimit-detail": ("get", {S, C, CS}),
+    "api:limit-check": ("post", EVERYONE),
+    "api:docs": ("get", EVERYONE),
+    "api:redoc": ("get", EVERYONE),
+    "api-schema": ("get", EVERYONE),
+}
+PUBLIC = {"login", "logout"}
+
+
+def url_names(patterns=None, namespace=None):
+    for pattern in patterns if patterns is not None else get_resolver().url_patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue
+            inner = pattern.namespace if not namespace else f"{namespace}:{pattern.namespace}"
+            yield from url_names(pattern.url_patterns, pattern.namespace and inner or namespace)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            yield f"{namespace}:{pattern.name}" if namespace else pattern.name
+
+
+def test_every_url_is_in_the_matrix():
+    assert set(url_names()) - PUBLIC == set(PAGES) | set(ENDPOINTS)
+
+
+@pytest.fixture
+def world(db):
+    dlx = table("DLX1")
+    who = player("P1001")
+    from limits.services import personal_limit_set
+
+    personal_limit_set(player=who, max_stake=Decimal("10.00"), changed_by=user(CS), reason="asked")
+    return {
+        "code": "DLX1",
+        "external_id": "P1001",
+        "configuration": TableConfiguration.objects.get(table=dlx).pk,
+        "table_limit": TableLimit.objects.get(table=dlx, kind="main").pk,
+        "personal_limit": PersonalLimit.objects.get().pk,
+    }
+
+
+def arguments(name: str, world: dict) -> dict:
+    if name in ("tables:table_list", "tables:table_create") or not any(
+        key in name
+        for key in ("detail", "update", "status", "configuration", "_set", "history", "personal-limits")
+    ):
+        return {}
+    if name.endswith("-list"):
+        return {}
+    if name.startswith("api:tableconfiguration"):
+        return {"pk": world["configuration"]}
+    if name.startswith("api:tablelimit"):
+        return {"pk": world["table_limit"]}
+    if name.startswith("api:personallimit"):
+        return {"pk": world["personal_limit"]}
+    if "player" in name or name == "limits:personal_limit_set":
+        return {"external_id": world["external_id"]}
+    return {"code": world["code"]}
+
+
+def cases():
+    return list(_cases())
+
+
+def _cases():
+    for name, (method, allowed) in {**PAGES, **ENDPOINTS}.items():
+        for role in (None, *ROLES):
+            yield pytest.param(name, method, allowed, role, id=f"{name}-{role or 'anonymous'}")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("name", "method", "allowed", "role"), cases())
+def test_each_role_gets_what_the_roles_say(name, method, allowed, role, world):
+    client = APIClient()
+    if role:
+        client.force_login(user(role))
+    url = reverse(name, kwargs=arguments(name, world))
+    response = getattr(client, method)(url, {}, format="json") if method == "post" else client.get(url)
+    api = name.startswith("api")
+    if role is None:
+        if api:
+            assert response.status_code == 401
+        else:
+            assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    elif role in allowed:
+        assert response.status_code == (400 if method == "post" else 200), response.content[:300]
+    else:
+        assert response.status_code == 403
