@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from config.integrity import refused_when_taken
 from tables.choices import Currency, Game
 from tables.models import Table
 from tables.selectors import configuration_in_force
@@ -67,7 +68,8 @@ def player_create(
     player.full_clean()
     player._change_reason = reason
     player._history_user = created_by
-    player.save()
+    with refused_when_taken("external_id", f"Player {external_id} already exists."):
+        player.save()
     return player
 
 
@@ -115,7 +117,8 @@ def table_limit_set(
     limit.min_stake, limit.max_stake = min_stake, max_stake
     limit._change_reason = reason
     limit._history_user = changed_by
-    limit.save()
+    with refused_when_taken("kind", f"{table.code} got a limit for {kind} at the same moment; try again."):
+        limit.save()
     return limit
 
 

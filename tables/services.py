@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from config.integrity import refused_when_taken
 from rounds.engine.rules import RuleError, preset
 
 from .choices import Currency, Game, TableStatus
@@ -44,7 +45,8 @@ def table_create(
     table = Table(code=code, name=name, game=game, currency=currency, studio=studio, facilitator=facilitator)
     table.full_clean()
     table._change_reason = reason
-    table.save()
+    with refused_when_taken("code", f"The code {code} is already taken."):
+        table.save()
     TableConfiguration.objects.create(
         table=table,
         version=1,

@@ -105,7 +105,10 @@ class SideOption:
             if odds <= 0:
                 raise RuleError(f"{where}.paytable.{pattern}", "odds must be above 0")
             lines.append((pattern, odds))
-        object.__setattr__(self, "paytable", tuple(lines))
+        # In the canonical pattern order, so that equal paytables are equal however they were
+        # written (PostgreSQL's jsonb does not keep the order of an object's keys).
+        order = SIDE_OPTION_PATTERNS[self.kind]
+        object.__setattr__(self, "paytable", tuple(sorted(lines, key=lambda line: order.index(line[0]))))
         if self.max_round is not None and (
             isinstance(self.max_round, bool) or not isinstance(self.max_round, int) or self.max_round < 1
         ):
@@ -191,6 +194,8 @@ class RuleSet:
         kinds = [option.kind for option in self.side_options]
         if len(kinds) != len(set(kinds)):
             raise RuleError("side_options", "a side option is listed twice")
+        ordered = sorted(self.side_options, key=lambda option: SIDE_OPTION_KINDS.index(option.kind))
+        object.__setattr__(self, "side_options", tuple(ordered))
         self._check_strategy_overrides()
 
     def _check_strategy_overrides(self):

@@ -105,3 +105,13 @@ def test_it_refuses_a_strategy_table_change_that_cannot_be(table, field):
     with pytest.raises(RuleError) as error:
         preset("multiplayer").with_changes({"strategy_overrides": table})
     assert error.value.field == field
+
+
+def test_rule_sets_are_equal_whatever_the_order_their_stored_form_was_written_in():
+    stored = preset("boundless").to_dict()
+    shuffled = dict(reversed(list(stored.items())))
+    shuffled["side_options"] = {
+        kind: {"paytable": dict(reversed(list(option["paytable"].items()))), "max_round": option["max_round"]}
+        for kind, option in reversed(list(stored["side_options"].items()))
+    }
+    assert RuleSet.from_dict(shuffled) == preset("boundless")

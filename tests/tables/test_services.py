@@ -151,3 +151,35 @@ def test_a_details_change_is_kept_in_the_tables_history():
         "shift change",
         "supervisor-user",
     )
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_creates_of_one_code_at_once_store_one_table_and_refuse_the_other():
+    import threading
+
+    from django.db import connection
+
+    supervisor = user()
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def create():
+        barrier.wait()
+        try:
+            table_create(
+                code="DLX9", name="Nine", game="deluxe", currency="EUR", studio="A", created_by=supervisor
+            )
+            outcomes.append("created")
+        except ValidationError as error:
+            outcomes.append(field_of(error))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=create) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["code", "created"]
+    assert Table.objects.filter(code="DLX9").count() == 1
