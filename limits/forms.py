@@ -17,6 +17,13 @@ class PlayerCreateForm(forms.Form):
     status = forms.ChoiceField(choices=PlayerStatus.choices, initial=PlayerStatus.ACTIVE)
 
 
+class PlayerUpdateForm(forms.Form):
+    display_name = forms.CharField(max_length=100, required=False)
+    account_type = forms.ChoiceField(choices=AccountType.choices)
+    status = forms.ChoiceField(choices=PlayerStatus.choices)
+    reason = ReasonField()
+
+
 class TableLimitForm(forms.Form):
     kind = forms.ChoiceField(label="Bet kind")
     min_stake = StakeField(label="Minimum stake")

@@ -7,6 +7,7 @@ urlpatterns = [
     path("players/", views.PlayerListView.as_view(), name="player_list"),
     path("players/new/", views.PlayerCreateView.as_view(), name="player_create"),
     path("players/<str:external_id>/", views.PlayerDetailView.as_view(), name="player_detail"),
+    path("players/<str:external_id>/edit/", views.PlayerUpdateView.as_view(), name="player_update"),
     path(
         "players/<str:external_id>/limits/set/",
         views.PersonalLimitSetView.as_view(),

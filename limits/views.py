@@ -19,7 +19,13 @@ from tables.views import with_changes
 from . import services
 from .choices import TABLE_LIMIT_KINDS, BetKind
 from .filtersets import PersonalLimitFilterSet, PlayerFilterSet, TableLimitFilterSet
-from .forms import PersonalLimitForm, PersonalLimitScopeForm, PlayerCreateForm, TableLimitForm
+from .forms import (
+    PersonalLimitForm,
+    PersonalLimitScopeForm,
+    PlayerCreateForm,
+    PlayerUpdateForm,
+    TableLimitForm,
+)
 from .models import PersonalLimit, Player, TableLimit
 from .selectors import effective_limits, pending_personal_limits, personal_limit_settings
 from .tables import PersonalLimitTable, PlayerTable, TableLimitTable, personal_limit_state
@@ -102,6 +108,38 @@ class PlayerCreateView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
             return self.form_invalid(form)
         messages.success(self.request, f"Player {player.external_id} created.")
         return redirect(player)
+
+
+class PlayerUpdateView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+    permission_required = "limits.change_player"
+    form_class = PlayerUpdateForm
+    template_name = "limits/player_update_form.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        self.player = get_object_or_404(Player, external_id=kwargs["external_id"])
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_initial(self):
+        player = self.player
+        return {
+            "display_name": player.display_name,
+            "account_type": player.account_type,
+            "status": player.status,
+        }
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(player=self.player, **kwargs)
+
+    def form_valid(self, form):
+        data = dict(form.cleaned_data)
+        reason = data.pop("reason")
+        try:
+            services.player_update(player=self.player, changed_by=self.request.user, reason=reason, **data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+            return self.form_invalid(form)
+        messages.success(self.request, f"Player {self.player.external_id} changed.")
+        return redirect(self.player)
 
 
 class PlayerDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):

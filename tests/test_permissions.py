@@ -35,6 +35,7 @@ PAGES = {
     "limits:player_detail": ("get", {S, C, CS}),
     "limits:personal_limit_list": ("get", {S, C, CS}),
     "limits:player_create": ("get", {CS}),
+    "limits:player_update": ("get", {CS}),
     "limits:personal_limit_set": ("get", {CS}),
 }
 ENDPOINTS = {
@@ -106,7 +107,7 @@ def arguments(name: str, world: dict) -> dict:
         return {"pk": world["table_limit"]}
     if name.startswith("api:personallimit"):
         return {"pk": world["personal_limit"]}
-    if "player" in name or name == "limits:personal_limit_set":
+    if "player" in name and not name.endswith(("_list", "_create")) or name == "limits:personal_limit_set":
         return {"external_id": world["external_id"]}
     return {"code": world["code"]}
 

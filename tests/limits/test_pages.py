@@ -269,3 +269,28 @@ def test_the_personal_limit_list_shows_states_and_exports_csv(client):
     lines = response.content.decode().splitlines()
     assert lines[0].lower().startswith("player,scope,minimum stake,maximum stake")
     assert len(lines) == 4
+
+
+def test_customer_service_changes_a_players_account_with_a_reason(client):
+    from tests.factories import player as make_player
+    from tests.factories import user as make_user
+
+    who = make_player("P4242")
+    client.force_login(make_user("customer_service"))
+    url = f"/limits/players/{who.external_id}/edit/"
+    refused = client.post(
+        url, {"display_name": "Pat", "account_type": "trial", "status": "active", "reason": ""}
+    )
+    assert refused.status_code == 200 and "reason" in refused.context["form"].errors
+    who.refresh_from_db()
+    assert who.account_type == "real"
+    response = client.post(
+        url, {"display_name": "Pat", "account_type": "trial", "status": "suspended", "reason": "KYC"}
+    )
+    assert response.status_code == 302
+    who.refresh_from_db()
+    assert (who.account_type, who.status, who.history.first().history_change_reason) == (
+        "trial",
+        "suspended",
+        "KYC",
+    )
