@@ -32,6 +32,21 @@ def personal_limits_in_force(player: Player, at: datetime | None = None) -> list
     return [row for row in settings if row.min_stake is not None or row.max_stake is not None]
 
 
+def personal_limits_in_force_by_player(player_ids, at: datetime) -> dict[int, list[PersonalLimit]]:
+    """`personal_limits_in_force` for many players in one query (for checking a whole round)."""
+    current: dict[tuple, PersonalLimit] = {}
+    rows = PersonalLimit.objects.filter(
+        player_id__in=player_ids, effective_from__lte=at, withdrawn_at__isnull=True
+    )
+    for row in rows.select_related("table").order_by("effective_from", "id"):
+        current[(row.player_id, *row.scope)] = row
+    result: dict[int, list[PersonalLimit]] = {}
+    for row in current.values():
+        if row.min_stake is not None or row.max_stake is not None:
+            result.setdefault(row.player_id, []).append(row)
+    return result
+
+
 def pending_personal_limits(player: Player) -> list[PersonalLimit]:
     rows = player.personal_limits.filter(effective_from__gt=timezone.now(), withdrawn_at__isnull=True)
     return list(rows.select_related("table").order_by("effective_from"))
@@ -71,7 +86,7 @@ def _half(amount: Decimal) -> Decimal:
 
 def effective_limit(player: Player, table: Table, kind: str, at: datetime | None = None) -> EffectiveLimit:
     """The table's range for `kind` intersected with every personal limit of the player that applies."""
-    return _effective_limit(
+    return effective_limit_from(
         player,
         table,
         kind,
@@ -101,7 +116,7 @@ def effective_limits(player: Player, tables, at: datetime | None = None) -> list
             continue
         for kind in configuration.rule_set.offered_kinds:
             results.append(
-                _effective_limit(
+                effective_limit_from(
                     player,
                     table,
                     kind,
@@ -113,9 +128,12 @@ def effective_limits(player: Player, tables, at: datetime | None = None) -> list
     return results
 
 
-def _effective_limit(player, table, kind, *, configuration, table_limit, personal_limits) -> EffectiveLimit:
+def effective_limit_from(
+    player, table, kind, *, configuration, table_limit, personal_limits, insured: str = BetKind.MAIN
+) -> EffectiveLimit:
     """The rules of the effective range; the callables give the configuration in force, the table's
-    limit for a kind and the player's personal limits in force, read now or beforehand."""
+    limit for a kind and the player's personal limits in force, read now or beforehand. Insurance
+    is half of the bet it insures: the seat play, or (`insured="behind"`) a play-behind bet."""
     result = EffectiveLimit(player.external_id, table.code, kind, table.currency)
     if kind not in BetKind.values:
         result.reasons.append(f"{kind!r} is not a bet kind.")
@@ -132,7 +150,7 @@ def _effective_limit(player, table, kind, *, configuration, table_limit, persona
         )
     if kind == BetKind.MAIN and configuration.rule_set.seats is not None and not player.may_take_a_seat:
         result.reasons.append(f"A {player.get_account_type_display().lower()} account may not take a seat.")
-    table_kind = BetKind.MAIN if kind == BetKind.INSURANCE else kind
+    table_kind = insured if kind == BetKind.INSURANCE else kind
     table_limit = table_limit(table_kind)
     if table_limit is None:
         result.reasons.append(f"{table.code} has no limit set for {BetKind(table_kind).label}.")
@@ -148,7 +166,7 @@ def _effective_limit(player, table, kind, *, configuration, table_limit, persona
             low, high = _narrowed(low, high, limit, result)
     if kind == BetKind.INSURANCE:
         low, high = _half(low), _half(high)
-        result.sources.append(f"insurance: half the main range, {low}–{high}")
+        result.sources.append(f"insurance: half the {table_kind} range, {low}–{high}")
         for limit in personal:
             if limit.kind == BetKind.INSURANCE:
                 low, high = _narrowed(low, high, limit, result)

@@ -1,1 +1,272 @@
-"""The rounds app's models."""
+"""Round history: shoes, rounds as received and normalised, findings, re-settlements, incidents.
+
+History is never edited: a correction is a new record (an adjustment, a refund) pointing at what
+it corrects, with who approved it and why.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from limits.models import Player
+from tables.models import Table, TableConfiguration
+
+from .choices import (
+    CancelReason,
+    FindingCode,
+    IncidentKind,
+    IncidentStatus,
+    ResettlementStatus,
+    RoundStatus,
+)
+
+
+def money(verbose_name: str = "", **options) -> models.DecimalField:
+    return models.DecimalField(verbose_name, max_digits=14, decimal_places=2, **options)
+
+
+class Shoe(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shoes")
+    code = models.CharField(max_length=64, unique=True, help_text="The game server's shoe id.")
+    first_seen_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Round(models.Model):
+    round_id = models.CharField(max_length=64, unique=True, help_text="The game server's round id.")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveIntegerField()
+    opened_at = models.DateTimeField()
+    closed_at = models.DateTimeField()
+    status = models.CharField(max_length=16, choices=RoundStatus.choices)
+    cancel_reason = models.CharField(max_length=24, choices=CancelReason.choices, blank=True)
+    cut_card = models.BooleanField(default=False)
+    configuration = models.ForeignKey(
+        TableConfiguration,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="rounds",
+        help_text="The configuration version in force when the round was played.",
+    )
+    document = models.JSONField(help_text="The round document as received.")
+    document_sha256 = models.CharField(max_length=64)
+    cards_taken = models.TextField(
+        blank=True, help_text="The physical cards the round took from the shoe, space-separated."
+    )
+    players = models.PositiveIntegerField(default=0)
+    bet_count = models.PositiveIntegerField(default=0)
+    wagered = money("wagered (reported)", default=0)
+    returned = money("returned (reported)", default=0)
+    computed_wagered = money(default=0)
+    computed_returned = money(default=0)
+    finding_count = models.PositiveIntegerField(default=0)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    review_comment = models.TextField(blank=True)
+    ingested_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["table", "-opened_at"]),
+            models.Index(fields=["-opened_at"]),
+            models.Index(fields=["shoe", "number"]),
+        ]
+
+    def __str__(self) -> str:
+        return self.round_id
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("rounds:round_detail", args=[self.round_id])
+
+
+class Spot(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="spots")
+    spot = models.CharField(max_length=64)
+    seat = models.PositiveSmallIntegerField(null=True)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="spots")
+
+    class Meta:
+        ordering = ["round", "id"]
+        constraints = [models.UniqueConstraint(fields=["round", "spot"], name="spot_unique_in_round")]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}/{self.spot}"
+
+
+class Hand(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="hands")
+    spot = models.ForeignKey(Spot, on_delete=models.CASCADE, related_name="hands")
+    position = models.PositiveSmallIntegerField(help_text="1, or 2 for the second hand of a split.")
+    cards = models.CharField(max_length=64, help_text="Card codes in the order received, space-separated.")
+    actions = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["spot", "position"]
+
+    def __str__(self) -> str:
+        return f"hand {self.position}: {self.cards}"
+
+
+class Bet(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="bets")
+    bet_id = models.CharField(max_length=64, unique=True, help_text="The game server's bet id.")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="bets")
+    spot = models.CharField(max_length=64)
+    kind = models.CharField(max_length=24)
+    stake = money()
+    wagered = money("wagered (reported)")
+    returned = money("returned (reported)")
+    computed_wagered = money(null=True)
+    computed_returned = money(null=True)
+    options = models.JSONField(
+        default=dict, blank=True, help_text="Play-behind choices, insurance of a bet behind."
+    )
+
+    class Meta:
+        ordering = ["round", "id"]
+        indexes = [models.Index(fields=["player", "round"])]
+
+    def __str__(self) -> str:
+        return self.bet_id
+
+    @property
+    def difference(self):
+        """What the engine computes minus what the server reported (None when it cannot compute)."""
+        if self.computed_returned is None:
+            return None
+        return self.computed_returned - self.returned
+
+
+class Finding(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="findings")
+    code = models.CharField(max_length=40, choices=FindingCode.choices)
+    bet = models.ForeignKey(Bet, on_delete=models.CASCADE, null=True, blank=True, related_name="findings")
+    spot = models.CharField(max_length=64, blank=True)
+    hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    message = models.TextField()
+
+    class Meta:
+        ordering = ["round", "id"]
+        indexes = [models.Index(fields=["code"])]
+
+    def __str__(self) -> str:
+        return f"{self.round.round_id}: {self.code}"
+
+
+class Resettlement(models.Model):
+    """A proposal to correct a round's payouts to what the engine computes; approved by a second person."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="resettlements")
+    status = models.CharField(
+        max_length=16, choices=ResettlementStatus.choices, default=ResettlementStatus.PROPOSED
+    )
+    reason = models.TextField()
+    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    proposed_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_comment = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-proposed_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round"], condition=Q(status="proposed"), name="one_open_resettlement_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["round"], condition=Q(status="approved"), name="one_approved_resettlement_per_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Re-settlement {self.pk} of {self.round}"
+
+
+class Adjustment(models.Model):
+    """One bet's correction: computed minus reported returned. The bet itself is never edited."""
+
+    resettlement = models.ForeignKey(Resettlement, on_delete=models.PROTECT, related_name="adjustments")
+    bet = models.ForeignKey(Bet, on_delete=models.PROTECT, related_name="adjustments")
+    amount = money()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["resettlement", "bet"], name="adjustment_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.bet}: {self.amount:+}"
+
+
+class Incident(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="incidents")
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="incidents"
+    )
+    kind = models.CharField(max_length=24, choices=IncidentKind.choices)
+    status = models.CharField(max_length=16, choices=IncidentStatus.choices, default=IncidentStatus.OPEN)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    opened_at = models.DateTimeField(auto_now_add=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-opened_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(status="open"), name="one_open_incident_per_table"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Incident {self.pk} at {self.table.code}"
+
+
+class IncidentNote(models.Model):
+    """The incident's timeline: what happened, in order, by whom (or by the system)."""
+
+    incident = models.ForeignKey(Incident, on_delete=models.PROTECT, related_name="notes")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    written_at = models.DateTimeField(auto_now_add=True)
+    text = models.TextField()
+
+    class Meta:
+        ordering = ["written_at", "id"]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class Refund(models.Model):
+    """What a cancelled round returns on one bet: exactly what it wagered (or a dealt blackjack paid)."""
+
+    incident = models.ForeignKey(Incident, on_delete=models.PROTECT, related_name="refunds")
+    bet = models.ForeignKey(Bet, on_delete=models.PROTECT, related_name="refunds")
+    amount = money()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["bet"], name="one_refund_per_bet")]
+
+    def __str__(self) -> str:
+        return f"{self.bet}: {self.amount}"

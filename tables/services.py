@@ -34,8 +34,10 @@ def table_create(
     facilitator: str = "",
     created_by,
     reason: str = "New table",
+    first_version_from: datetime | None = None,
 ) -> Table:
-    """A new table, closed, with version 1 of its configuration: the game's preset rules."""
+    """A new table, closed, with version 1 of its configuration: the game's preset rules, in force
+    from now (or from `first_version_from`: no round of a new table can have been checked yet)."""
     if game not in Game.values:
         raise ValidationError({"game": f"Unknown game {game!r}: one of {', '.join(Game.values)}."})
     if currency not in Currency.values:
@@ -50,7 +52,7 @@ def table_create(
     TableConfiguration.objects.create(
         table=table,
         version=1,
-        valid_from=timezone.now(),
+        valid_from=first_version_from or timezone.now(),
         rules=preset(game).to_dict(),
         reason=reason,
         created_by=created_by,

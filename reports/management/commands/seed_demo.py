@@ -4,6 +4,7 @@ It lives in `reports`, the app at the top of the dependency chain, because it fi
 Running it again changes nothing that exists.
 """
 
+from datetime import UTC, datetime
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
@@ -23,6 +24,9 @@ TABLES = [
     ("CLS1", "BlackJack Classic 1", "classic", "Studio Manila A", "Carla"),
     ("MPB1", "Multi-player Blackjack 1", "multiplayer", "Studio Riga A", "Dmitri"),
 ]
+# The demo tables run their rule sheets' presets from the year the sheets were published, so
+# that the shared example rounds (and any simulated day) fall under version 1.
+RULES_PUBLISHED = datetime(2026, 1, 1, tzinfo=UTC)
 MAIN_RANGE = ("5.00", "2500.00")
 BEHIND_RANGE = ("1.00", "1000.00")
 SIDE_RANGE = ("0.50", "100.00")
@@ -56,6 +60,7 @@ class Command(BaseCommand):
                 facilitator=facilitator,
                 created_by=supervisor,
                 reason="Demo table",
+                first_version_from=RULES_PUBLISHED,
             )
             for kind in table.configurations.get().rule_set.offered_kinds:
                 if kind == "insurance":

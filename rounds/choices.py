@@ -1,0 +1,52 @@
+from django.db import models
+
+from rounds.engine.findings import FINDING_CODES
+
+
+class RoundStatus(models.TextChoices):
+    COMPLETED = "completed", "Completed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class CancelReason(models.TextChoices):
+    CARD_UNREADABLE = "card_unreadable", "Card unreadable"
+    NETWORK_FAILURE = "network_failure", "Network failure"
+    MALFUNCTION = "malfunction", "Malfunction"
+    PROCEDURE_ERROR = "procedure_error", "Procedure error"
+
+
+# Findings the back office adds to the engine's: what one round document cannot show alone.
+INGEST_FINDING_CODES = {
+    "limit_breached": "Stake outside the player's effective limit",
+    "seat_not_allowed": "Trial or play-for-fun account in a seat",
+    "shoe_card_count_exceeded": "More copies of a card in the shoe than it holds",
+    "shoe_round_gap": "Round number skips in the shoe",
+    "shoe_round_repeated": "Round number repeated in the shoe",
+    "shoe_after_cut_card": "Round after the shoe's cut-card round",
+    "no_configuration": "No table configuration in force",
+}
+FindingCode = models.TextChoices(
+    "FindingCode",
+    [(code, (code, title)) for code, title in {**FINDING_CODES, **INGEST_FINDING_CODES}.items()],
+)
+
+
+class ResettlementStatus(models.TextChoices):
+    PROPOSED = "proposed", "Proposed"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
+class IncidentKind(models.TextChoices):
+    CARD_UNREADABLE = "card_unreadable", "Card unreadable"
+    NETWORK_FAILURE = "network_failure", "Network failure"
+    MALFUNCTION = "malfunction", "Malfunction"
+    PROCEDURE_ERROR = "procedure_error", "Procedure error"
+    WRONG_SETTLEMENT = "wrong_settlement", "Wrong settlement"
+    OTHER = "other", "Other"
+
+
+class IncidentStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    RESUMED = "resumed", "Resumed"
+    CANCELLED = "cancelled", "Round cancelled"
