@@ -28,6 +28,15 @@ _VIEW_ALL = [
     "limits.view_player",
     "limits.view_personallimit",
     "limits.check_limits",
+    "rounds.view_round",
+    "rounds.view_shoe",
+    "rounds.view_bet",
+    "rounds.view_finding",
+    "rounds.view_resettlement",
+    "rounds.view_adjustment",
+    "rounds.view_incident",
+    "rounds.view_incidentnote",
+    "rounds.view_refund",
 ]
 
 ROLE_PERMISSIONS = {
@@ -39,8 +48,12 @@ ROLE_PERMISSIONS = {
         "tables.add_tablestatuschange",
         "limits.add_tablelimit",
         "limits.change_tablelimit",
+        "rounds.add_incident",
+        "rounds.change_incident",
+        "rounds.add_incidentnote",
+        "rounds.decide_resettlement",
     ],
-    COMPLIANCE: list(_VIEW_ALL),
+    COMPLIANCE: _VIEW_ALL + ["rounds.review_round", "rounds.add_resettlement"],
     CUSTOMER_SERVICE: [
         "limits.view_player",
         "limits.add_player",
@@ -48,8 +61,12 @@ ROLE_PERMISSIONS = {
         "limits.view_personallimit",
         "limits.add_personallimit",
         "limits.check_limits",
+        "rounds.view_bet",
+        "rounds.view_round",
+        "rounds.view_adjustment",
+        "rounds.view_refund",
     ],
-    GAME_SERVER: ["limits.check_limits"],
+    GAME_SERVER: ["limits.check_limits", "rounds.add_round"],
 }
 
 

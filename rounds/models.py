@@ -75,6 +75,7 @@ class Round(models.Model):
 
     class Meta:
         ordering = ["-id"]
+        permissions = [("review_round", "Can sign a round off as reviewed")]
         indexes = [
             models.Index(fields=["table", "-opened_at"]),
             models.Index(fields=["-opened_at"]),
@@ -182,6 +183,7 @@ class Resettlement(models.Model):
 
     class Meta:
         ordering = ["-proposed_at", "-id"]
+        permissions = [("decide_resettlement", "Can approve or reject a re-settlement proposed by another")]
         constraints = [
             models.UniqueConstraint(
                 fields=["round"], condition=Q(status="proposed"), name="one_open_resettlement_per_round"

@@ -1,0 +1,76 @@
+import django_filters
+from django.db.models import Exists, F, OuterRef, Q
+
+from tables.choices import Game
+
+from .choices import FindingCode, IncidentKind, IncidentStatus, ResettlementStatus, RoundStatus
+from .models import Bet, Finding, Incident, Resettlement, Round
+
+
+class RoundFilterSet(django_filters.FilterSet):
+    table = django_filters.CharFilter(field_name="table__code", label="Table code")
+    game = django_filters.MultipleChoiceFilter(field_name="table__game", choices=Game.choices)
+    day = django_filters.DateFilter(field_name="opened_at", lookup_expr="date", label="Day (UTC)")
+    opened_after = django_filters.IsoDateTimeFilter(field_name="opened_at", lookup_expr="gte")
+    opened_before = django_filters.IsoDateTimeFilter(field_name="opened_at", lookup_expr="lt")
+    player = django_filters.CharFilter(method="by_player", label="Player id")
+    status = django_filters.MultipleChoiceFilter(choices=RoundStatus.choices)
+    shoe = django_filters.CharFilter(field_name="shoe__code", label="Shoe")
+    has_findings = django_filters.BooleanFilter(method="by_findings", label="Has findings")
+    finding = django_filters.MultipleChoiceFilter(method="by_finding_code", choices=FindingCode.choices)
+    reviewed = django_filters.BooleanFilter(field_name="reviewed_at", lookup_expr="isnull", exclude=True)
+
+    class Meta:
+        model = Round
+        fields = ["table", "game", "day", "player", "status", "shoe", "has_findings", "reviewed"]
+
+    def by_player(self, queryset, name, value):
+        return queryset.filter(Exists(Bet.objects.filter(round=OuterRef("pk"), player__external_id=value)))
+
+    def by_findings(self, queryset, name, value):
+        return queryset.filter(finding_count__gt=0) if value else queryset.filter(finding_count=0)
+
+    def by_finding_code(self, queryset, name, value):
+        return queryset.filter(Exists(Finding.objects.filter(round=OuterRef("pk"), code__in=value)))
+
+
+class BetFilterSet(django_filters.FilterSet):
+    """A player's play record, and bets in general."""
+
+    player = django_filters.CharFilter(field_name="player__external_id", label="Player id")
+    table = django_filters.CharFilter(field_name="round__table__code", label="Table code")
+    kind = django_filters.CharFilter()
+    day = django_filters.DateFilter(field_name="round__opened_at", lookup_expr="date", label="Day (UTC)")
+    placed_after = django_filters.IsoDateTimeFilter(field_name="round__opened_at", lookup_expr="gte")
+    placed_before = django_filters.IsoDateTimeFilter(field_name="round__opened_at", lookup_expr="lt")
+    differs = django_filters.BooleanFilter(method="by_difference", label="Computed differs from reported")
+
+    class Meta:
+        model = Bet
+        fields = ["player", "table", "kind", "day", "differs"]
+
+    def by_difference(self, queryset, name, value):
+        differs = ~Q(computed_returned=F("returned")) | ~Q(computed_wagered=F("wagered"))
+        return queryset.filter(differs) if value else queryset.exclude(differs)
+
+
+class ResettlementFilterSet(django_filters.FilterSet):
+    table = django_filters.CharFilter(field_name="round__table__code", label="Table code")
+    status = django_filters.MultipleChoiceFilter(choices=ResettlementStatus.choices)
+    round = django_filters.CharFilter(field_name="round__round_id", label="Round id")
+
+    class Meta:
+        model = Resettlement
+        fields = ["table", "status", "round"]
+
+
+class IncidentFilterSet(django_filters.FilterSet):
+    table = django_filters.CharFilter(field_name="table__code", label="Table code")
+    kind = django_filters.MultipleChoiceFilter(choices=IncidentKind.choices)
+    status = django_filters.MultipleChoiceFilter(choices=IncidentStatus.choices)
+    opened_after = django_filters.IsoDateTimeFilter(field_name="opened_at", lookup_expr="gte")
+    opened_before = django_filters.IsoDateTimeFilter(field_name="opened_at", lookup_expr="lt")
+
+    class Meta:
+        model = Incident
+        fields = ["table", "kind", "status"]
