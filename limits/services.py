@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from config.integrity import refused_when_taken
+from config.refusals import refused_when_taken, require_reason
 from tables.choices import Currency, Game
 from tables.models import Table
 from tables.selectors import configuration_in_force
@@ -17,12 +17,6 @@ from .models import PersonalLimit, Player, TableLimit
 from .selectors import personal_limit_settings
 
 RAISE_DELAY = timedelta(hours=24)  # UK and Malta: a loosening takes effect only a day later
-
-
-def _require_reason(reason: str) -> str:
-    if not reason or not reason.strip():
-        raise ValidationError({"reason": "Say why: every change is kept with its reason."})
-    return reason.strip()
 
 
 def _check_amount(name: str, amount: Decimal | None, *, required: bool) -> None:
@@ -75,7 +69,7 @@ def player_create(
 
 @transaction.atomic
 def player_update(*, player: Player, changed_by, reason: str, **fields) -> Player:
-    reason = _require_reason(reason)
+    reason = require_reason(reason)
     for name, value in fields.items():
         if name not in {"display_name", "account_type", "status"}:
             raise ValidationError({name: "This cannot be changed."})
@@ -99,7 +93,7 @@ def table_limit_set(
     currency: str = "",
 ) -> TableLimit:
     """Set a table's stake range for one bet kind (insurance follows from the main bet's)."""
-    reason = _require_reason(reason)
+    reason = require_reason(reason)
     if kind not in dict(TABLE_LIMIT_KINDS):
         known = ", ".join(dict(TABLE_LIMIT_KINDS))
         raise ValidationError({"kind": f"Unknown bet kind {kind!r} for a table limit (one of {known})."})
@@ -142,7 +136,7 @@ def personal_limit_set(
     `seen_setting` is the id of the setting the agent was looking at (0: none); when someone else
     changed the scope since, the change is refused rather than silently overwriting theirs.
     """
-    reason = _require_reason(reason)
+    reason = require_reason(reason)
     if kind and kind not in BetKind.values:
         raise ValidationError({"kind": f"Unknown bet kind {kind!r}."})
     if game and game not in Game.values:

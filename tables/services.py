@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from config.integrity import refused_when_taken
+from config.refusals import refused_when_taken, require_reason
 from rounds.engine.rules import RuleError, preset
 
 from .choices import Currency, Game, TableStatus
@@ -15,12 +15,6 @@ from .models import Table, TableConfiguration, TableStatusChange
 
 # What a supervisor may change of a game's preset rules; the rest is the game itself.
 CHANGEABLE_RULES = frozenset({"seats", "side_options", "auto_play", "strategy_overrides"})
-
-
-def _require_reason(reason: str) -> str:
-    if not reason or not reason.strip():
-        raise ValidationError({"reason": "Say why: every change is kept with its reason."})
-    return reason.strip()
 
 
 @transaction.atomic
@@ -63,7 +57,7 @@ def table_create(
 @transaction.atomic
 def table_update(*, table: Table, changed_by, reason: str, **fields) -> Table:
     """Change a table's name, studio or facilitator on duty; kept in its history with the reason."""
-    reason = _require_reason(reason)
+    reason = require_reason(reason)
     allowed = {"name", "studio", "facilitator"}
     for name in fields:
         if name not in allowed:
@@ -95,7 +89,7 @@ def configuration_change(
     A version is in force from its `valid_from` on; it may not start in the past, so a version
     that rounds were played under never changes.
     """
-    reason = _require_reason(reason)
+    reason = require_reason(reason)
     table = Table.objects.select_for_update().get(pk=table.pk)
     now = timezone.now()
     valid_from = valid_from or now
@@ -135,7 +129,7 @@ def configuration_change(
 @transaction.atomic
 def table_set_status(*, table: Table, status: str, changed_by, reason: str) -> TableStatusChange:
     """Open, pause or close a table; the change goes into the game availability log."""
-    reason = _require_reason(reason)
+    reason = require_reason(reason)
     if status not in TableStatus.values:
         raise ValidationError({"status": f"Unknown status {status!r}."})
     table = Table.objects.select_for_update().get(pk=table.pk)

@@ -1,4 +1,4 @@
-"""Turning a lost race on a unique constraint into the same clear refusal as the check before it."""
+"""Refusals every service shares: a change without a reason, and a lost race on a unique constraint."""
 
 from contextlib import contextmanager
 
@@ -15,3 +15,10 @@ def refused_when_taken(field: str, message: str):
             yield
     except IntegrityError:
         raise ValidationError({field: message}) from None
+
+
+def require_reason(reason: str) -> str:
+    """Every change is kept with who made it and why: the why may not be empty."""
+    if not reason or not reason.strip():
+        raise ValidationError({"reason": "Say why: every change is kept with its reason."})
+    return reason.strip()
