@@ -4,3 +4,13 @@ from django.apps import AppConfig
 class RoundsConfig(AppConfig):
     name = "rounds"
     verbose_name = "Rounds"
+
+    def ready(self):
+        # Tables may not import rounds (apps depend downwards), so rounds registers its guard there:
+        # a table does not open while an incident on it is open.
+        from tables.services import status_guards
+
+        from .services import incident_status_guard
+
+        if incident_status_guard not in status_guards:
+            status_guards.append(incident_status_guard)

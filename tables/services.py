@@ -1,6 +1,6 @@
 """Every write to tables: creating them, changing their rules, opening, pausing and closing them."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from django.core.exceptions import ValidationError
@@ -12,6 +12,11 @@ from rounds.engine.rules import RuleError, preset
 
 from .choices import Currency, Game, TableStatus
 from .models import Table, TableConfiguration, TableStatusChange
+
+# Checks another app adds (apps depend downwards: tables never imports them). Each is called as
+# `guard(table, new_status)` before a status change and returns a message to refuse it, or None.
+StatusGuard = Callable[[Table, str], str | None]
+status_guards: list[StatusGuard] = []
 
 # What a supervisor may change of a game's preset rules; the rest is the game itself.
 CHANGEABLE_RULES = frozenset({"seats", "side_options", "auto_play", "strategy_overrides"})
@@ -135,6 +140,10 @@ def table_set_status(*, table: Table, status: str, changed_by, reason: str) -> T
     table = Table.objects.select_for_update().get(pk=table.pk)
     if table.status == status:
         raise ValidationError({"status": f"{table.code} is already {table.get_status_display().lower()}."})
+    for guard in status_guards:
+        refusal = guard(table, status)
+        if refusal:
+            raise ValidationError({"status": refusal})
     change = TableStatusChange.objects.create(
         table=table, from_status=table.status, to_status=status, reason=reason, changed_by=changed_by
     )
