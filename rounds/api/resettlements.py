@@ -1,0 +1,146 @@
+"""Re-settlements in the API: list (the page's filters), read, propose (Compliance), approve or
+reject (a Supervisor who did not propose it). Bad transitions answer 409 (403 for your own)."""
+
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, mixins, serializers, status, viewsets
+from rest_framework.response import Response
+from rest_framework.routers import SimpleRouter
+from rest_framework.views import set_rollback
+
+from config.api import InputSerializer, MoneyField, has_permission, validated, validation_error_data
+from rounds import services
+from rounds.filtersets import ResettlementFilterSet
+from rounds.models import Adjustment, Resettlement, Round
+
+REFUSED = {
+    400: OpenApiResponse(description="Bad input: the field and why."),
+    403: OpenApiResponse(description="Not allowed (or deciding your own proposal)."),
+    409: OpenApiResponse(description="The re-settlement or round does not allow this step."),
+}
+
+
+class TransitionRefusalMixin:
+    """A service's TransitionRefused answers with its status (409, or 403 for your own decision)."""
+
+    def handle_exception(self, exc):
+        if isinstance(exc, services.TransitionRefused):
+            set_rollback()
+            return Response(validation_error_data(exc), status=exc.status_code)
+        return super().handle_exception(exc)
+
+
+class AdjustmentSerializer(serializers.ModelSerializer):
+    bet = serializers.CharField(source="bet.bet_id", read_only=True)
+    amount = MoneyField(read_only=True)
+
+    class Meta:
+        model = Adjustment
+        fields = ["bet", "amount", "created_at"]
+        read_only_fields = fields
+
+
+class ResettlementSerializer(serializers.ModelSerializer):
+    round = serializers.CharField(source="round.round_id", read_only=True)
+    table = serializers.CharField(source="round.table.code", read_only=True)
+    currency = serializers.CharField(source="round.table.currency", read_only=True)
+    proposed_by = serializers.CharField(source="proposed_by.username", read_only=True)
+    decided_by = serializers.CharField(source="decided_by.username", read_only=True, allow_null=True)
+    adjustments = AdjustmentSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Resettlement
+        fields = [
+            "id",
+            "round",
+            "table",
+            "currency",
+            "status",
+            "reason",
+            "proposed_by",
+            "proposed_at",
+            "decided_by",
+            "decided_at",
+            "decision_comment",
+            "adjustments",
+        ]
+        read_only_fields = fields
+
+
+class ResettlementProposeSerializer(InputSerializer):
+    round = serializers.CharField(help_text="The game server's round id.")
+    reason = serializers.CharField(allow_blank=True, help_text="Why: kept with the re-settlement.")
+
+
+class ResettlementDecisionSerializer(InputSerializer):
+    comment = serializers.CharField(allow_blank=True, help_text="Why: kept with the decision.")
+
+
+def resettlements():
+    return Resettlement.objects.select_related("round__table", "proposed_by", "decided_by").prefetch_related(
+        "adjustments__bet"
+    )
+
+
+class ResettlementViewSet(
+    TransitionRefusalMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    """Re-settlements, newest first (filters as on the re-settlements page); POST proposes one."""
+
+    queryset = resettlements()
+    serializer_class = ResettlementSerializer
+    filterset_class = ResettlementFilterSet
+    ordering_fields = ["proposed_at", "decided_at"]
+
+    @extend_schema(request=ResettlementProposeSerializer, responses={201: ResettlementSerializer, **REFUSED})
+    def create(self, request):
+        data = validated(ResettlementProposeSerializer, request)
+        round_ = Round.objects.filter(round_id=data["round"]).first()
+        if round_ is None:
+            raise serializers.ValidationError({"round": [f"No round {data['round']!r} is stored."]})
+        resettlement = services.resettlement_propose(
+            round_=round_, proposed_by=request.user, reason=data["reason"]
+        )
+        return Response(
+            ResettlementSerializer(resettlements().get(pk=resettlement.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class ResettlementDecisionView(TransitionRefusalMixin, generics.GenericAPIView):
+    queryset = resettlements()
+    serializer_class = ResettlementSerializer
+    permission_classes = [has_permission("rounds.decide_resettlement")]
+    filter_backends = []
+    pagination_class = None
+    decide = None
+
+    @extend_schema(request=ResettlementDecisionSerializer, responses={200: ResettlementSerializer, **REFUSED})
+    def post(self, request, pk: int):
+        resettlement = get_object_or_404(Resettlement, pk=pk)
+        data = validated(ResettlementDecisionSerializer, request)
+        self.decide(resettlement=resettlement, decided_by=request.user, comment=data["comment"])
+        return Response(ResettlementSerializer(resettlements().get(pk=pk)).data)
+
+
+class ResettlementApproveView(ResettlementDecisionView):
+    """Approve: one adjustment per bet whose computed returned differs (computed − reported)."""
+
+    decide = staticmethod(services.resettlement_approve)
+
+
+class ResettlementRejectView(ResettlementDecisionView):
+    """Reject the proposal; nothing is adjusted."""
+
+    decide = staticmethod(services.resettlement_reject)
+
+
+router = SimpleRouter()
+router.register("resettlements", ResettlementViewSet, basename="resettlement")
+
+urlpatterns = [
+    path("resettlements/<int:pk>/approve", ResettlementApproveView.as_view(), name="resettlement-approve"),
+    path("resettlements/<int:pk>/reject", ResettlementRejectView.as_view(), name="resettlement-reject"),
+    *router.urls,
+]
