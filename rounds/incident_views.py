@@ -1,0 +1,241 @@
+"""The incident pages: list (filters, CSV), open, and one incident with its timeline, refunds and
+the forms that end it. Thin: the services do every write and every refusal."""
+
+import django_tables2 as tables
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.core.exceptions import ValidationError
+from django.db.models import Sum
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import path
+from django.views.generic import DetailView, FormView
+
+from config.forms import ReasonField, add_service_errors
+from config.listing import BadgeColumn, FilteredListView, UtcDateTimeColumn
+from tables.models import Table
+
+from . import services
+from .choices import IncidentKind, IncidentStatus
+from .filtersets import IncidentFilterSet
+from .models import Incident, Round
+
+ROUND_CHOICES = 30  # the latest rounds of the table offered for cancelling
+
+
+class IncidentTable(tables.Table):
+    id = tables.Column("Incident", linkify=("rounds:incident_detail", [tables.A("pk")]))
+    table = tables.Column(accessor="table__code", verbose_name="Table", order_by="table__code")
+    kind = tables.Column()
+    status = BadgeColumn()
+    round = tables.Column(accessor="round__round_id", verbose_name="Round", order_by="round__round_id")
+    opened_by = tables.Column(default="game server")
+    opened_at = UtcDateTimeColumn()
+    closed_by = tables.Column(default="—")
+    closed_at = UtcDateTimeColumn(default="—")
+
+    class Meta:
+        model = Incident
+        fields = [
+            "id",
+            "table",
+            "kind",
+            "status",
+            "round",
+            "opened_by",
+            "opened_at",
+            "closed_by",
+            "closed_at",
+        ]
+        order_by = "-opened_at"
+        empty_text = "No incident matches."
+
+
+class IncidentListView(FilteredListView):
+    permission_required = "rounds.view_incident"
+    queryset = Incident.objects.select_related("table", "round", "opened_by", "closed_by")
+    filterset_class = IncidentFilterSet
+    table_class = IncidentTable
+    title = "Incidents"
+    export_name = "incidents"
+    actions = (("rounds.add_incident", "rounds:incident_open", "Open an incident"),)
+
+
+class IncidentOpenForm(forms.Form):
+    table = forms.ModelChoiceField(queryset=Table.objects.order_by("code"), to_field_name="code")
+    kind = forms.ChoiceField(choices=IncidentKind.choices)
+    round = forms.CharField(
+        label="Affected round id", required=False, help_text="Optional: the round the incident concerns."
+    )
+    note = ReasonField(label="What happened", help_text="The first note of the timeline, with your name.")
+
+    def clean_round(self):
+        round_id = self.cleaned_data["round"].strip()
+        if not round_id:
+            return None
+        round_ = Round.objects.filter(round_id=round_id).first()
+        if round_ is None:
+            raise ValidationError(f"No round {round_id!r} is stored.")
+        return round_
+
+
+class IncidentOpenView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+    permission_required = "rounds.add_incident"
+    form_class = IncidentOpenForm
+    template_name = "rounds/incident_open.html"
+
+    def get_initial(self):
+        return {"table": self.request.GET.get("table"), "kind": self.request.GET.get("kind")}
+
+    def form_valid(self, form):
+        data = form.cleaned_data
+        try:
+            incident = services.incident_open(
+                table=data["table"],
+                kind=data["kind"],
+                note=data["note"],
+                round_=data["round"],
+                opened_by=self.request.user,
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+            return self.form_invalid(form)
+        table = Table.objects.get(pk=incident.table_id)
+        messages.success(
+            self.request, f"Incident {incident.pk} opened; {table.code} is {table.get_status_display()}."
+        )
+        return redirect("rounds:incident_detail", pk=incident.pk)
+
+
+class NoteForm(forms.Form):
+    text = forms.CharField(label="Note", widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class ResumeForm(forms.Form):
+    note = ReasonField(label="Why play can resume")
+
+
+class CancelRoundForm(forms.Form):
+    round = forms.ModelChoiceField(queryset=Round.objects.none(), to_field_name="round_id", label="Round")
+    reason = ReasonField(label="Why the round is cancelled")
+
+    def __init__(self, *args, incident: Incident, **kwargs):
+        super().__init__(*args, **kwargs)
+        table_rounds = Round.objects.filter(table=incident.table_id)
+        latest = list(table_rounds.order_by("-opened_at", "-id").values_list("pk", flat=True)[:ROUND_CHOICES])
+        waiting = services.unrefunded_server_cancelled_rounds(incident).values_list("pk", flat=True)
+        extra = [incident.round_id] if incident.round_id else []
+        field = self.fields["round"]
+        field.queryset = table_rounds.filter(pk__in=[*latest, *waiting, *extra]).order_by("-opened_at", "-id")
+        field.label_from_instance = lambda r: (
+            f"{r.round_id} — {r.opened_at:%Y-%m-%d %H:%M} UTC, {r.bet_count} bets"
+            + (", sent as cancelled" if r.status == "cancelled" else "")
+        )
+        field.initial = incident.round.round_id if incident.round_id else None
+
+
+STEPS = {
+    # step: (permission, form)
+    "note": ("rounds.add_incidentnote", NoteForm),
+    "resume": ("rounds.change_incident", ResumeForm),
+    "cancel": ("rounds.change_incident", CancelRoundForm),
+}
+
+
+class IncidentDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
+    """The incident; with `step`, a POST of one of its forms (note, resume, cancel)."""
+
+    model = Incident
+    template_name = "rounds/incident_detail.html"
+    context_object_name = "incident"
+    step = None
+
+    def get_queryset(self):
+        return Incident.objects.select_related("table", "round", "opened_by", "closed_by")
+
+    def get_permission_required(self):
+        return [STEPS[self.step][0] if self.step else "rounds.view_incident"]
+
+    def forms(self, incident, bound=None) -> dict:
+        forms_ = {
+            "note": NoteForm(prefix="note"),
+            "resume": ResumeForm(prefix="resume"),
+            "cancel": CancelRoundForm(prefix="cancel", incident=incident),
+        }
+        if bound is not None:
+            forms_[self.step] = bound
+        return forms_
+
+    def get(self, request, *args, **kwargs):
+        if self.step:
+            return redirect("rounds:incident_detail", pk=kwargs["pk"])
+        return super().get(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        incident = self.object
+        refunds = incident.refunds.select_related("bet__round", "bet__player").order_by("bet__round_id", "id")
+        bound = kwargs.pop("bound", None)
+        forms_ = self.forms(incident, bound)
+        context.update(
+            notes=incident.notes.select_related("author"),
+            refunds=refunds,
+            refund_total=refunds.aggregate(total=Sum("amount"))["total"],
+            waiting=services.unrefunded_server_cancelled_rounds(incident),
+            note_form=forms_["note"],
+            resume_form=forms_["resume"],
+            cancel_form=forms_["cancel"],
+            is_open=incident.status == IncidentStatus.OPEN,
+            refused=bound if bound is not None and incident.status != IncidentStatus.OPEN else None,
+        )
+        return context
+
+    def post(self, request, *args, **kwargs):
+        self.object = incident = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
+        form_class = STEPS[self.step][1]
+        extra = {"incident": incident} if form_class is CancelRoundForm else {}
+        form = form_class(request.POST, prefix=self.step, **extra)
+        if form.is_valid():
+            try:
+                text = self.run(incident, form.cleaned_data)
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, text)
+                return redirect("rounds:incident_detail", pk=incident.pk)
+        self.object.refresh_from_db()
+        context = self.get_context_data(object=self.object, bound=form)
+        return self.render_to_response(context)
+
+    def run(self, incident, data) -> str:
+        user = self.request.user
+        if self.step == "note":
+            services.incident_note_add(incident=incident, author=user, text=data["text"])
+            return "Note added."
+        if self.step == "resume":
+            incident = services.incident_resume(incident=incident, resumed_by=user, note=data["note"])
+            table = Table.objects.get(pk=incident.table_id)
+            return (
+                f"Incident {incident.pk} ended: play resumed; {table.code} is {table.get_status_display()}."
+            )
+        incident = services.incident_cancel_round(
+            incident=incident, round_=data["round"], cancelled_by=user, reason=data["reason"]
+        )
+        count = incident.refunds.count()
+        return (
+            f"Round {data['round'].round_id} cancelled: {count} refund(s) recorded; the incident has ended."
+        )
+
+
+urlpatterns = [
+    path("incidents/", IncidentListView.as_view(), name="incident_list"),
+    path("incidents/new/", IncidentOpenView.as_view(), name="incident_open"),
+    path("incidents/<int:pk>/", IncidentDetailView.as_view(), name="incident_detail"),
+    path("incidents/<int:pk>/note/", IncidentDetailView.as_view(step="note"), name="incident_note_add"),
+    path("incidents/<int:pk>/resume/", IncidentDetailView.as_view(step="resume"), name="incident_resume"),
+    path(
+        "incidents/<int:pk>/cancel-round/",
+        IncidentDetailView.as_view(step="cancel"),
+        name="incident_cancel_round",
+    ),
+]

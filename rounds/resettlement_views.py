@@ -1,0 +1,183 @@
+"""The re-settlement pages: list (filters, CSV), propose (Compliance), one re-settlement with its
+adjustments and the approve/reject forms (a Supervisor who did not propose it)."""
+
+import django_tables2 as tables
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import path
+from django.views.generic import DetailView, FormView
+
+from config.forms import ReasonField, add_service_errors
+from config.listing import BadgeColumn, FilteredListView, UtcDateTimeColumn
+
+from . import services
+from .choices import ResettlementStatus
+from .filtersets import ResettlementFilterSet
+from .models import Bet, Resettlement, Round
+
+
+class ResettlementTable(tables.Table):
+    id = tables.Column("Re-settlement", linkify=("rounds:resettlement_detail", [tables.A("pk")]))
+    round = tables.Column(
+        accessor="round__round_id",
+        verbose_name="Round",
+        order_by="round__round_id",
+        linkify=("rounds:round_detail", [tables.A("round__round_id")]),
+    )
+    table = tables.Column(accessor="round__table__code", verbose_name="Table", order_by="round__table__code")
+    status = BadgeColumn()
+    reason = tables.Column(attrs={"td": {"class": "reason"}})
+    proposed_by = tables.Column()
+    proposed_at = UtcDateTimeColumn()
+    decided_by = tables.Column(default="—")
+    decided_at = UtcDateTimeColumn(default="—")
+
+    class Meta:
+        model = Resettlement
+        fields = ["id", "round", "table", "status", "reason", "proposed_by", "proposed_at", "decided_by"]
+        sequence = [*fields, "decided_at"]
+        order_by = "-proposed_at"
+        empty_text = "No re-settlement matches."
+
+
+class ResettlementListView(FilteredListView):
+    permission_required = "rounds.view_resettlement"
+    queryset = Resettlement.objects.select_related("round__table", "proposed_by", "decided_by")
+    filterset_class = ResettlementFilterSet
+    table_class = ResettlementTable
+    title = "Re-settlements"
+    export_name = "resettlements"
+
+
+class ProposeForm(forms.Form):
+    round = forms.CharField(widget=forms.HiddenInput)
+    reason = ReasonField(label="Why re-settle", help_text="Kept with the proposal, with your name.")
+
+
+class ResettlementProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+    """GET ?round=<round id>: the bets that would be adjusted and the form; POST proposes."""
+
+    permission_required = "rounds.add_resettlement"
+    form_class = ProposeForm
+    template_name = "rounds/resettlement_propose.html"
+
+    def get_round(self) -> Round:
+        round_id = self.request.POST.get("round") or self.request.GET.get("round", "")
+        return get_object_or_404(Round.objects.select_related("table"), round_id=round_id)
+
+    def get_initial(self):
+        return {"round": self.get_round().round_id}
+
+    def get_context_data(self, **kwargs):
+        round_ = self.get_round()
+        kwargs.update(
+            round=round_,
+            differing=services.bets_to_adjust(round_).select_related("player"),
+            uncomputed=Bet.objects.filter(round=round_, computed_returned__isnull=True).count(),
+        )
+        return super().get_context_data(**kwargs)
+
+    def form_valid(self, form):
+        round_ = self.get_round()
+        try:
+            resettlement = services.resettlement_propose(
+                round_=round_, proposed_by=self.request.user, reason=form.cleaned_data["reason"]
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+            return self.form_invalid(form)
+        messages.success(
+            self.request,
+            f"Re-settlement {resettlement.pk} of {round_.round_id} proposed: a supervisor decides.",
+        )
+        return redirect("rounds:resettlement_detail", pk=resettlement.pk)
+
+
+class DecisionForm(forms.Form):
+    comment = ReasonField(label="Comment", help_text="Kept with the decision, with your name.")
+
+
+class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
+    """The re-settlement; with `step` ("approve" or "reject"), a POST of the decision form."""
+
+    model = Resettlement
+    template_name = "rounds/resettlement_detail.html"
+    context_object_name = "resettlement"
+    step = None
+
+    def get_queryset(self):
+        return Resettlement.objects.select_related("round__table", "proposed_by", "decided_by")
+
+    def get_permission_required(self):
+        return ["rounds.decide_resettlement" if self.step else "rounds.view_resettlement"]
+
+    def get(self, request, *args, **kwargs):
+        if self.step:
+            return redirect("rounds:resettlement_detail", pk=kwargs["pk"])
+        return super().get(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        resettlement = self.object
+        round_ = resettlement.round
+        approved = resettlement.status == ResettlementStatus.APPROVED
+        user = self.request.user
+        context.update(
+            round=round_,
+            currency=round_.table.currency,
+            adjustments=resettlement.adjustments.select_related("bet__player"),
+            differing=[] if approved else services.bets_to_adjust(round_).select_related("player"),
+            uncomputed=Bet.objects.filter(round=round_, computed_returned__isnull=True).select_related(
+                "player"
+            ),
+            decision_form=kwargs.get("decision_form") or DecisionForm(),
+            may_decide=(
+                resettlement.status == ResettlementStatus.PROPOSED
+                and user.has_perm("rounds.decide_resettlement")
+                and resettlement.proposed_by_id != user.pk
+            ),
+            own_proposal=resettlement.proposed_by_id == user.pk,
+        )
+        return context
+
+    def post(self, request, *args, **kwargs):
+        self.object = resettlement = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
+        form = DecisionForm(request.POST)
+        if form.is_valid():
+            decide = services.resettlement_approve if self.step == "approve" else services.resettlement_reject
+            try:
+                decided = decide(
+                    resettlement=resettlement, decided_by=request.user, comment=form.cleaned_data["comment"]
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                count = decided.adjustments.count()
+                messages.success(
+                    request,
+                    f"Re-settlement {decided.pk} approved: {count} adjustment(s) recorded."
+                    if self.step == "approve"
+                    else f"Re-settlement {decided.pk} rejected.",
+                )
+                return redirect("rounds:resettlement_detail", pk=decided.pk)
+        return self.render_to_response(self.get_context_data(object=resettlement, decision_form=form))
+
+
+urlpatterns = [
+    path("resettlements/", ResettlementListView.as_view(), name="resettlement_list"),
+    path("resettlements/new/", ResettlementProposeView.as_view(), name="resettlement_propose"),
+    path("resettlements/<int:pk>/", ResettlementDetailView.as_view(), name="resettlement_detail"),
+    path(
+        "resettlements/<int:pk>/approve/",
+        ResettlementDetailView.as_view(step="approve"),
+        name="resettlement_approve",
+    ),
+    path(
+        "resettlements/<int:pk>/reject/",
+        ResettlementDetailView.as_view(step="reject"),
+        name="resettlement_reject",
+    ),
+]

@@ -1,0 +1,53 @@
+"""{% round_corrections round as corrections %}: a round's re-settlements, incidents and refunds, for
+the partial `rounds/includes/round_corrections.html` on the round page."""
+
+from django import template
+from django.db.models import Q, Sum
+
+from rounds import services
+from rounds.choices import ResettlementStatus
+from rounds.models import Bet, Incident, Refund
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def round_corrections(context, round_) -> dict:
+    user = context["request"].user if "request" in context else None
+    resettlements = list(
+        round_.resettlements.select_related("proposed_by", "decided_by").prefetch_related(
+            "adjustments__bet__player"
+        )
+    )
+    refunds = Refund.objects.filter(bet__round=round_).select_related("bet__player", "incident")
+    refund_total = refunds.aggregate(total=Sum("amount"))["total"]
+    incidents = Incident.objects.filter(Q(round=round_) | Q(refunds__bet__round=round_)).distinct()
+    pending = any(
+        r.status in (ResettlementStatus.PROPOSED, ResettlementStatus.APPROVED) for r in resettlements
+    )
+    differing = list(services.bets_to_adjust(round_).select_related("player"))
+    uncomputed = Bet.objects.filter(round=round_, computed_returned__isnull=True).count()
+    may_propose = bool(
+        user
+        and user.has_perm("rounds.add_resettlement")
+        and differing
+        and not pending
+        and round_.status != "cancelled"
+    )
+    for resettlement in resettlements:
+        resettlement.may_decide = bool(
+            user
+            and resettlement.status == ResettlementStatus.PROPOSED
+            and user.has_perm("rounds.decide_resettlement")
+            and resettlement.proposed_by_id != user.pk
+        )
+    return {
+        "resettlements": resettlements,
+        "differing": differing,
+        "uncomputed": uncomputed,
+        "may_propose": may_propose,
+        "incidents": incidents.select_related("opened_by", "closed_by"),
+        "refunds": refunds,
+        "refund_total": refund_total,
+        "currency": round_.table.currency,
+    }

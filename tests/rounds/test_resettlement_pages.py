@@ -1,0 +1,113 @@
+"""Re-settlement pages: propose from the round page's corrections, decide on the re-settlement
+page, list with filters and CSV, refusals shown on the page, permissions per role."""
+
+import pytest
+from django.template.loader import render_to_string
+from django.test import Client, RequestFactory
+
+from rounds.models import Adjustment, Resettlement
+from tests.rounds.corrections_support import corrections_urls, demo, demo_user, wrongly_paid  # noqa: F401
+
+pytestmark = pytest.mark.usefixtures("demo")
+
+
+def browser(username="compliance"):
+    client = Client()
+    if username:
+        client.force_login(demo_user(username))
+    return client
+
+
+def corrections(round_, username):
+    request = RequestFactory().get("/")
+    request.user = demo_user(username)
+    from django.contrib.auth.context_processors import PermWrapper
+
+    return render_to_string(
+        "rounds/includes/round_corrections.html",
+        {"round": round_, "request": request, "user": request.user, "perms": PermWrapper(request.user)},
+        request=request,
+    )
+
+
+def test_compliance_proposes_and_a_supervisor_approves():
+    round_ = wrongly_paid()
+    partial = corrections(round_, "compliance")
+    assert "Propose a re-settlement" in partial and "B-1-W" in partial
+    assert "Propose a re-settlement" not in corrections(round_, "supervisor")
+    response = browser().post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "B-1 short"})
+    resettlement = Resettlement.objects.get()
+    assert response.status_code == 302 and response.url == f"/rounds/resettlements/{resettlement.pk}/"
+    own = browser().get(response.url).content.decode()
+    assert "Approve" not in own
+    partial = corrections(round_, "supervisor")
+    assert "Approve" in partial and "Propose a re-settlement" not in corrections(round_, "compliance")
+    page = browser("supervisor").get(response.url).content.decode()
+    assert "Approve" in page and "5.00" in page
+    decided = browser("supervisor").post(
+        f"/rounds/resettlements/{resettlement.pk}/approve/", {"comment": "Checked"}, follow=True
+    )
+    assert "1 adjustment(s) recorded" in decided.content.decode()
+    assert list(Adjustment.objects.values_list("bet__bet_id", "amount")) == [("B-1-W", 5)]
+    partial = corrections(round_, "compliance")
+    assert "Approved" in partial and "5.00" in partial and "Checked" in partial
+
+
+def test_a_supervisor_rejects_from_the_page():
+    round_ = wrongly_paid()
+    browser().post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "B-1 short"})
+    pk = Resettlement.objects.get().pk
+    browser("supervisor").post(f"/rounds/resettlements/{pk}/reject/", {"comment": "Server was right"})
+    assert Resettlement.objects.get().status == "rejected" and not Adjustment.objects.exists()
+
+
+def test_refusals_are_shown_and_change_nothing():
+    from django.contrib.auth.models import Group
+
+    round_ = wrongly_paid()
+    client = browser()
+    blank = client.post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": ""})
+    assert blank.status_code == 200 and "Say why" in blank.content.decode()
+    client.post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "short"})
+    again = client.post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "short"})
+    assert "already has re-settlement" in again.content.decode()
+    demo_user("compliance").groups.add(Group.objects.get(name="Supervisor"))
+    pk = Resettlement.objects.get().pk
+    own = client.post(f"/rounds/resettlements/{pk}/approve/", {"comment": "mine"})
+    assert own.status_code == 200 and "You proposed re-settlement" in own.content.decode()
+    assert Resettlement.objects.get().status == "proposed" and not Adjustment.objects.exists()
+
+
+def test_the_list_filters_and_exports():
+    round_ = wrongly_paid()
+    browser().post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "short"})
+    page = browser().get("/rounds/resettlements/", {"status": "proposed"}).content.decode()
+    assert round_.round_id in page
+    assert (
+        round_.round_id
+        not in browser().get("/rounds/resettlements/", {"status": "approved"}).content.decode()
+    )
+    csv = browser().get("/rounds/resettlements/", {"_export": "csv", "table": "DLX1"}).content.decode()
+    assert len(csv.strip().splitlines()) == 2 and round_.round_id in csv
+
+
+@pytest.mark.parametrize(
+    "username, read, propose, decide",
+    [
+        ("supervisor", 200, 403, 302),
+        ("compliance", 200, 302, 403),
+        ("customer-service", 403, 403, 403),
+        ("game-server", 403, 403, 403),
+    ],
+)
+def test_permissions_per_role(username, read, propose, decide):
+    round_ = wrongly_paid()
+    client = browser(username)
+    assert client.get("/rounds/resettlements/").status_code == read
+    response = client.post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "short"})
+    assert response.status_code == propose
+    if not Resettlement.objects.exists():
+        browser().post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "short"})
+    pk = Resettlement.objects.get().pk
+    assert client.get(f"/rounds/resettlements/{pk}/").status_code == read
+    assert client.post(f"/rounds/resettlements/{pk}/approve/", {"comment": "ok"}).status_code == decide
