@@ -1,0 +1,316 @@
+"""Reads of round history that pages reuse: keyset pages, a round laid out for recall, play records."""
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db.models import (
+    Count,
+    DateTimeField,
+    DecimalField,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Coalesce, TruncDate
+
+from .choices import ResettlementStatus
+from .models import Adjustment, Bet, Finding, Hand, Refund, Round, Spot
+from .templatetags.cards import CardFace, total_text
+
+PAGE_SIZE = 50
+
+# --- keyset pagination ---------------------------------------------------------------------------
+
+
+@dataclass
+class KeysetPage:
+    """One page of rows, newest first, with the cursors of the pages around it (no COUNT anywhere)."""
+
+    rows: list
+    newer: str | None = None  # pass as ?after=
+    older: str | None = None  # pass as ?before=
+    is_first: bool = True
+
+
+def _key_of(row, fields: tuple[str, ...]) -> str:
+    values = []
+    for name in fields:
+        value = row
+        for part in name.split("__"):
+            value = getattr(value, part)
+        values.append(value.isoformat() if isinstance(value, datetime) else str(value))
+    return "_".join(values)
+
+
+def _parse_key(text: str, fields: tuple[str, ...]) -> tuple | None:
+    parts = text.split("_")
+    if len(parts) != len(fields):
+        return None
+    values = []
+    try:
+        for name, part in zip(fields, parts, strict=True):
+            if name.endswith("id"):
+                values.append(int(part))
+            else:
+                moment = datetime.fromisoformat(part)
+                if moment.tzinfo is None:
+                    return None
+                values.append(moment)
+    except ValueError:
+        return None
+    return tuple(values)
+
+
+def _beyond(fields: tuple[str, ...], values: tuple, lookup: str) -> Q:
+    """Rows strictly past `values` in the (descending) key order: `lt` for older, `gt` for newer."""
+    condition = Q()
+    for index in range(len(fields) - 1, -1, -1):
+        here = Q(**{f"{fields[index]}__{lookup}": values[index]})
+        condition = (
+            here if index == len(fields) - 1 else here | (Q(**{fields[index]: values[index]}) & condition)
+        )
+    return condition
+
+
+def keyset_page(
+    queryset: QuerySet, params, *, keys: tuple[str, ...] = ("id",), per_page: int = PAGE_SIZE
+) -> KeysetPage:
+    """The page of `queryset` ordered by `keys` descending, after ?before= or ?after= in `params`.
+
+    One query per page: it fetches `per_page + 1` rows to learn whether another page follows. A
+    cursor that cannot be read is ignored (the newest page is shown).
+    """
+    newest_first = queryset.order_by(*(f"-{key}" for key in keys))
+    before = _parse_key(params.get("before", ""), keys) if params.get("before") else None
+    after = _parse_key(params.get("after", ""), keys) if params.get("after") else None
+    if after is not None:
+        rows = list(queryset.filter(_beyond(keys, after, "gt")).order_by(*keys)[: per_page + 1])
+        if len(rows) > per_page:
+            rows = rows[:per_page][::-1]
+            return KeysetPage(
+                rows, newer=_key_of(rows[0], keys), older=_key_of(rows[-1], keys), is_first=False
+            )
+        # Reached the newest rows: show the newest full page.
+        before = None
+    if before is not None:
+        rows = list(newest_first.filter(_beyond(keys, before, "lt"))[: per_page + 1])
+        more = len(rows) > per_page
+        rows = rows[:per_page]
+        return KeysetPage(
+            rows,
+            newer=_key_of(rows[0], keys) if rows else None,
+            older=_key_of(rows[-1], keys) if more else None,
+            is_first=False,
+        )
+    rows = list(newest_first[: per_page + 1])
+    more = len(rows) > per_page
+    rows = rows[:per_page]
+    return KeysetPage(rows, older=_key_of(rows[-1], keys) if more else None)
+
+
+# --- a round laid out for recall -----------------------------------------------------------------
+
+
+@dataclass
+class Decision:
+    action: str  # hit, stand, double, split, surrender
+    auto: bool = False
+    requested: str | None = None
+
+
+@dataclass
+class HandView:
+    position: int
+    cards: list[CardFace]
+    total: str
+    decisions: list[Decision]
+    findings: list = field(default_factory=list)
+    draws: list[int] = field(default_factory=list)  # numbers of the shared draws this hand took
+
+
+@dataclass
+class SpotView:
+    spot: Spot
+    hands: list[HandView]
+    bets: list = field(default_factory=list)
+    findings: list = field(default_factory=list)  # on the spot, its hands or its bets
+
+    @property
+    def has_findings(self) -> bool:
+        return bool(self.findings)
+
+
+def decisions(actions: list) -> list[Decision]:
+    shown = []
+    for action in actions or []:
+        if isinstance(action, dict):
+            name, requested = str(action.get("action", "")), action.get("requested")
+        else:
+            name, requested = str(action), None
+        auto = name.startswith("auto_")
+        shown.append(Decision(name.removeprefix("auto_"), auto, requested))
+    return shown
+
+
+def _hand_faces(codes: list[str], *, shared: bool, split: bool, counter: list[int]) -> tuple[list, list]:
+    """A hand's faces; in a shared deal the extras are numbered by the common draw sequence.
+
+    `counter` carries the spot's extra-card count across its hands (the first split hand is played
+    to its end before the second takes its second card).
+    """
+    if not shared:
+        return [CardFace(code) for code in codes], []
+    own = 1 if split else 2  # the cards every player holds: the two initial ones, or one after a split
+    faces, draws = [], []
+    for index, code in enumerate(codes):
+        if index < own:
+            faces.append(CardFace(code))
+        else:
+            counter[0] += 1
+            faces.append(CardFace(code, draw=counter[0]))
+            draws.append(counter[0])
+    return faces, draws
+
+
+def round_spots(round_: Round, spots: list[Spot], findings: list[Finding]) -> list[SpotView]:
+    """The given spots of the round with their hands, bets and findings (three queries at most)."""
+    shared = bool(round_.document.get("shared"))
+    by_spot: dict[int, list[Hand]] = {}
+    for hand in Hand.objects.filter(spot__in=[spot.pk for spot in spots]).order_by("spot_id", "position"):
+        by_spot.setdefault(hand.spot_id, []).append(hand)
+    codes = [spot.spot for spot in spots]
+    bets: dict[str, list[Bet]] = {}
+    for bet in Bet.objects.filter(round=round_, spot__in=codes).select_related("player").order_by("id"):
+        bet.finding_list = [f for f in findings if f.bet_id == bet.pk]
+        bets.setdefault(bet.spot, []).append(bet)
+    views = []
+    for spot in spots:
+        hands = by_spot.get(spot.pk, [])
+        counter = [0]
+        hand_views = []
+        for hand in hands:
+            hand_codes = hand.cards.split()
+            cards, draws = _hand_faces(hand_codes, shared=shared, split=len(hands) > 1, counter=counter)
+            hand_views.append(
+                HandView(
+                    position=hand.position,
+                    cards=cards,
+                    total=total_text(hand_codes),
+                    decisions=decisions(hand.actions),
+                    findings=[f for f in findings if f.spot == spot.spot and f.hand == hand.position],
+                    draws=draws,
+                )
+            )
+        spot_bets = bets.get(spot.spot, [])
+        bet_pks = {bet.pk for bet in spot_bets}
+        spot_findings = [f for f in findings if f.spot == spot.spot or (f.bet_id and f.bet_id in bet_pks)]
+        views.append(SpotView(spot=spot, hands=hand_views, bets=spot_bets, findings=spot_findings))
+    return views
+
+
+def spots_with_findings(round_: Round, findings: list[Finding]) -> set[str]:
+    spots = {f.spot for f in findings if f.spot}
+    bet_ids = [f.bet_id for f in findings if f.bet_id]
+    if bet_ids:
+        spots |= set(Bet.objects.filter(pk__in=bet_ids).values_list("spot", flat=True))
+    return spots
+
+
+def shoe_neighbours(round_: Round) -> tuple[Round | None, Round | None]:
+    """The rounds just before and after this one in its shoe (one query)."""
+    around = Round.objects.filter(shoe_id=round_.shoe_id, number__in=[round_.number - 1, round_.number + 1])
+    around = {r.number: r for r in around.only("round_id", "number").exclude(pk=round_.pk)}
+    return around.get(round_.number - 1), around.get(round_.number + 1)
+
+
+# --- a player's play record ------------------------------------------------------------------------
+
+
+def gaming_day_zone() -> ZoneInfo:
+    return ZoneInfo(settings.PITBOSS_GAMING_DAY_TIME_ZONE)
+
+
+def gaming_day_cutoff() -> timedelta:
+    cutoff = settings.PITBOSS_GAMING_DAY_CUTOFF
+    return timedelta(hours=cutoff.hour, minutes=cutoff.minute)
+
+
+def gaming_day_of(moment: datetime) -> date:
+    return (moment - gaming_day_cutoff()).astimezone(gaming_day_zone()).date()
+
+
+def gaming_day_bounds(first: date, last: date) -> tuple[datetime, datetime]:
+    """From the cut-off opening `first` to the cut-off closing `last`, as aware moments."""
+    zone, cutoff = gaming_day_zone(), settings.PITBOSS_GAMING_DAY_CUTOFF
+    start = datetime.combine(first, cutoff, tzinfo=zone)
+    end = datetime.combine(last + timedelta(days=1), cutoff, tzinfo=zone)
+    return start, end
+
+
+def play_record_bets(player) -> QuerySet:
+    """A player's bets with their round, the approved adjustments' sum and the refund (one query)."""
+    money = DecimalField(max_digits=14, decimal_places=2)
+    adjusted = (
+        Adjustment.objects.filter(bet=OuterRef("pk"), resettlement__status=ResettlementStatus.APPROVED)
+        .values("bet")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    refunded = Refund.objects.filter(bet=OuterRef("pk")).values("amount")[:1]
+    return (
+        Bet.objects.filter(player=player)
+        .select_related("round__table")
+        .annotate(
+            adjustment=Subquery(adjusted, output_field=money),
+            refund=Subquery(refunded, output_field=money),
+        )
+    )
+
+
+def play_record_totals(player, first: date, last: date) -> list[dict]:
+    """One row per gaming day × bet kind (× currency) in the period: bets, wagered, returned, net.
+
+    Summed by the database (one GROUP BY query); net is what the player won: returned − wagered.
+    """
+    start, end = gaming_day_bounds(first, last)
+    shifted = ExpressionWrapper(
+        F("round__opened_at") - Value(gaming_day_cutoff()), output_field=DateTimeField()
+    )
+    zero = Value(Decimal("0.00"), output_field=DecimalField(max_digits=14, decimal_places=2))
+    rows = (
+        Bet.objects.filter(player=player, round__opened_at__gte=start, round__opened_at__lt=end)
+        .annotate(day=TruncDate(shifted, tzinfo=gaming_day_zone()), currency=F("round__table__currency"))
+        .values("day", "kind", "currency")
+        .annotate(
+            bets=Count("id"),
+            wagered=Coalesce(Sum("wagered"), zero),
+            returned=Coalesce(Sum("returned"), zero),
+        )
+        .order_by("-day", "kind", "currency")
+    )
+    return [{**row, "net": row["returned"] - row["wagered"]} for row in rows]
+
+
+def play_record_period_totals(player, first: date, last: date) -> list[dict]:
+    """The whole period per currency (one query)."""
+    start, end = gaming_day_bounds(first, last)
+    zero = Value(Decimal("0.00"), output_field=DecimalField(max_digits=14, decimal_places=2))
+    rows = (
+        Bet.objects.filter(player=player, round__opened_at__gte=start, round__opened_at__lt=end)
+        .values(currency=F("round__table__currency"))
+        .annotate(
+            bets=Count("id"),
+            wagered=Coalesce(Sum("wagered"), zero),
+            returned=Coalesce(Sum("returned"), zero),
+        )
+        .order_by("currency")
+    )
+    return [{**row, "net": row["returned"] - row["wagered"]} for row in rows]
