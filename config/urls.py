@@ -14,6 +14,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("tables/", include("tables.urls")),
     path("limits/", include("limits.urls")),
+    path("rounds/", include("rounds.urls")),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
 ]

@@ -1,0 +1,138 @@
+"""The round list and the play record as django-tables2 tables (page rows and CSV export)."""
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+from config.listing import BadgeColumn, MoneyColumn, UtcDateTimeColumn
+from tables.templatetags.pitboss import money_text, utc_text
+
+from .models import Bet, Round
+
+NUMBER = {"th": {"class": "number"}, "td": {"class": "number"}}
+
+
+class RoundTable(tables.Table):
+    """Newest first, by id: the rows come from a keyset page, so no column re-sorts them."""
+
+    round_id = tables.Column("Round", linkify=True, attrs={"td": {"class": "code"}})
+    table = tables.Column("Table", accessor="table__code", attrs={"td": {"class": "code"}})
+    shoe = tables.Column("Shoe", accessor="shoe__code", attrs={"td": {"class": "code"}})
+    number = tables.Column("No.", attrs=NUMBER)
+    opened_at = UtcDateTimeColumn("Opened (UTC)")
+    status = BadgeColumn()
+    players = tables.Column(attrs=NUMBER)
+    wagered = MoneyColumn("Wagered", currency="table__currency")
+    returned = MoneyColumn("Returned", currency="table__currency")
+    currency = tables.Column(accessor="table__currency", visible=False)
+    finding_count = tables.Column("Findings", attrs=NUMBER)
+    reviewed = tables.Column("Review", accessor="reviewed_at", empty_values=())
+
+    class Meta:
+        model = Round
+        fields = []
+        sequence = [
+            "round_id",
+            "table",
+            "shoe",
+            "number",
+            "opened_at",
+            "status",
+            "players",
+            "wagered",
+            "returned",
+            "currency",
+            "finding_count",
+            "reviewed",
+        ]
+        orderable = False
+        empty_text = "No round matches."
+        attrs = {"class": "round-list"}
+
+    def value_currency(self, record):
+        return record.table.currency  # the code, not its display name
+
+    def render_finding_count(self, value):
+        if value:
+            return format_html('<span class="badge badge-finding">{}</span>', value)
+        return mark_safe('<span class="subtle">0</span>')
+
+    def render_reviewed(self, record):
+        if record.reviewed_at:
+            return format_html(
+                '<span class="badge badge-reviewed" title="{} at {}">reviewed</span>',
+                record.reviewed_by,
+                utc_text(record.reviewed_at),
+            )
+        if record.finding_count:
+            return mark_safe('<span class="badge badge-to-review">to review</span>')
+        return mark_safe('<span class="subtle">—</span>')
+
+    def value_reviewed(self, record):
+        return record.reviewed_at.isoformat() if record.reviewed_at else ""
+
+
+class PlayRecordTable(tables.Table):
+    """A player's bets, newest first (keyset pages, no re-sorting)."""
+
+    opened_at = UtcDateTimeColumn("Opened (UTC)", accessor="round__opened_at")
+    round = tables.Column("Round", accessor="round__round_id", attrs={"td": {"class": "code"}})
+    table = tables.Column("Table", accessor="round__table__code", attrs={"td": {"class": "code"}})
+    bet_id = tables.Column("Bet", attrs={"td": {"class": "code"}})
+    kind = tables.Column()
+    stake = MoneyColumn(currency="round__table__currency")
+    wagered = MoneyColumn("Wagered", currency="round__table__currency")
+    returned = MoneyColumn("Returned", currency="round__table__currency")
+    computed_returned = MoneyColumn("Computed returned", currency="round__table__currency")
+    adjustment = MoneyColumn("Adjustment", currency="round__table__currency", empty_values=())
+    refund = MoneyColumn("Refund", currency="round__table__currency", empty_values=())
+
+    class Meta:
+        model = Bet
+        fields = []
+        sequence = [
+            "opened_at",
+            "round",
+            "table",
+            "bet_id",
+            "kind",
+            "stake",
+            "wagered",
+            "returned",
+            "computed_returned",
+            "adjustment",
+            "refund",
+        ]
+        orderable = False
+        empty_text = "No bet matches."
+        attrs = {"class": "play-record"}
+
+    def render_round(self, record):
+        url = reverse("rounds:round_detail", args=[record.round.round_id])
+        return format_html('<a href="{}">{}</a>', url, record.round.round_id)
+
+    def render_computed_returned(self, record):
+        value = record.computed_returned
+        text = format_html(
+            '{} <span class="currency">{}</span>', money_text(value), record.round.table.currency
+        )
+        if value is not None and value != record.returned:
+            return format_html(
+                '<span class="differs" title="differs from the reported amount">{}</span>', text
+            )
+        return text
+
+    def render_adjustment(self, record):
+        if record.adjustment is None:
+            return mark_safe('<span class="subtle">—</span>')
+        return format_html(
+            '{} <span class="currency">{}</span>', f"{record.adjustment:+,.2f}", record.round.table.currency
+        )
+
+    def render_refund(self, record):
+        if record.refund is None:
+            return mark_safe('<span class="subtle">—</span>')
+        return format_html(
+            '{} <span class="currency">{}</span>', money_text(record.refund), record.round.table.currency
+        )

@@ -1,0 +1,228 @@
+"""Game recall: the round list, one round card by card, a player's play record. Thin views over
+the selectors (reads) and `rounds.review` (the sign-off)."""
+
+import json
+from collections import Counter
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect
+from django.views.generic import TemplateView
+
+from config.forms import add_service_errors
+from config.listing import FilteredListView
+from limits.choices import BetKind
+from limits.models import Player
+
+from .filtersets import BetFilterSet, RoundFilterSet
+from .forms import PlayRecordPeriodForm, RoundReviewForm
+from .models import Round
+from .review import round_review
+from .selectors import (
+    PAGE_SIZE,
+    gaming_day_zone,
+    keyset_page,
+    play_record_bets,
+    play_record_period_totals,
+    play_record_totals,
+    round_spots,
+    shoe_neighbours,
+    spots_with_findings,
+)
+from .tables import PlayRecordTable, RoundTable
+from .templatetags.cards import CardFace, total_text
+
+CURSORS = ("before", "after")
+SPOTS_PER_PAGE = 50
+SHARED_SPOTS_PER_PAGE = 25  # a shared deal repeats the same cards: fewer players per page
+YES_NO_ANY = [("", "Any"), ("true", "Yes"), ("false", "No")]
+FILTER_LABELS = {
+    "reviewed": "Reviewed",
+    "finding": "Finding code",
+    "opened_after": "Opened from (UTC)",
+    "opened_before": "Opened before (UTC)",
+    "placed_after": "Opened from (UTC)",
+    "placed_before": "Opened before (UTC)",
+    "differs": "Computed differs",
+    "game": "Game",
+}
+
+
+def tidy_filter_form(form) -> None:
+    """Plain labels for the generated filter fields, and "Any" rather than "Unknown"."""
+    for name, field in form.fields.items():
+        if name in FILTER_LABELS:
+            field.label = FILTER_LABELS[name]
+        if isinstance(field.widget, forms.NullBooleanSelect):
+            field.widget = forms.Select(choices=YES_NO_ANY)
+
+
+def _query_without(params, *names, **extra) -> str:
+    query = params.copy()
+    for name in names:
+        query.pop(name, None)
+    for name, value in extra.items():
+        query[name] = value
+    return query.urlencode()
+
+
+def keyset_links(params, page) -> dict:
+    """The newer/older/newest links of a keyset page, keeping the filters."""
+    return {
+        "newer_query": _query_without(params, *CURSORS, after=page.newer) if page.newer else None,
+        "older_query": _query_without(params, *CURSORS, before=page.older) if page.older else None,
+        "newest_query": None if page.is_first else _query_without(params, *CURSORS),
+    }
+
+
+class RoundListView(FilteredListView):
+    """Newest first by id, one keyset page at a time: never a COUNT, never an OFFSET."""
+
+    permission_required = "rounds.view_round"
+    queryset = Round.objects.select_related("table", "shoe", "reviewed_by")
+    filterset_class = RoundFilterSet
+    table_class = RoundTable
+    table_pagination = False
+    template_name = "rounds/round_list.html"
+    title = "Rounds"
+    export_name = "rounds"
+    per_page = PAGE_SIZE
+
+    def get_filterset(self, filterset_class):
+        filterset = super().get_filterset(filterset_class)
+        tidy_filter_form(filterset.form)
+        return filterset
+
+    def exporting(self) -> bool:
+        return bool(self.request.GET.get(self.export_trigger_param))
+
+    def get_table_data(self):
+        if self.exporting():
+            return self.object_list.order_by("-id")  # every filtered row
+        if not hasattr(self, "keyset"):
+            self.keyset = keyset_page(self.object_list, self.request.GET, per_page=self.per_page)
+        return self.keyset.rows
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        params = self.request.GET
+        context["export_query"] = _query_without(params, "page", *CURSORS, _export="csv")
+        if hasattr(self, "keyset"):
+            context.update(keyset_links(params, self.keyset))
+        return context
+
+
+class RoundMixin(LoginRequiredMixin, PermissionRequiredMixin):
+    def get_round(self) -> Round:
+        if not hasattr(self, "_round"):
+            self._round = get_object_or_404(
+                Round.objects.select_related("table", "shoe", "configuration", "reviewed_by"),
+                round_id=self.kwargs["round_id"],
+            )
+        return self._round
+
+
+class RoundDetailView(RoundMixin, TemplateView):
+    permission_required = "rounds.view_round"
+    template_name = "rounds/round_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        round_ = self.get_round()
+        document = round_.document
+        findings = list(round_.findings.select_related("bet").order_by("id"))
+        spots = round_.spots.select_related("player").order_by("id")
+        only_findings = self.request.GET.get("findings") == "1"
+        if only_findings:
+            spots = spots.filter(spot__in=spots_with_findings(round_, findings))
+        shared = document.get("shared") or None
+        paginator = Paginator(spots, SHARED_SPOTS_PER_PAGE if shared else SPOTS_PER_PAGE)
+        spot_page = paginator.get_page(self.request.GET.get("spots"))
+        spot_views = round_spots(round_, list(spot_page.object_list), findings)
+        previous, following = shoe_neighbours(round_)
+        dealer = [str(card) for card in document.get("dealer") or []]
+        context.update(
+            round=round_,
+            table=round_.table,
+            currency=round_.table.currency,
+            findings=findings,
+            finding_codes=Counter(f.code for f in findings).most_common(),
+            spots=spot_views,
+            spot_page=spot_page,
+            spot_paginated=paginator.num_pages > 1,
+            only_findings=only_findings,
+            shared=shared,
+            shared_draws=[
+                CardFace(card, draw=n) for n, card in enumerate((shared or {}).get("draws", []), 1)
+            ],
+            dealer=dealer,
+            dealer_total=total_text(dealer),
+            hole_card=round_.table.game != "multiplayer",
+            previous=previous,
+            following=following,
+            document_json=json.dumps(document, indent=2, ensure_ascii=False),
+            can_review=self.request.user.has_perm("rounds.review_round"),
+        )
+        context.setdefault("review_form", RoundReviewForm())
+        return context
+
+
+class RoundReviewView(RoundDetailView):
+    """POST only: sign the round off; on a refusal the round page shows why beside the form."""
+
+    permission_required = ("rounds.view_round", "rounds.review_round")
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        round_ = self.get_round()
+        form = RoundReviewForm(request.POST)
+        if form.is_valid():
+            try:
+                round_review(round_=round_, reviewed_by=request.user, comment=form.cleaned_data["comment"])
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, f"Round {round_.round_id} signed off as reviewed.")
+                return redirect(round_)
+        return self.render_to_response(self.get_context_data(review_form=form), status=400)
+
+
+class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
+    permission_required = "rounds.view_bet"
+    template_name = "rounds/play_record.html"
+    per_page = PAGE_SIZE
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        player = get_object_or_404(Player, external_id=self.kwargs["external_id"])
+        params = self.request.GET
+        data = params.copy()
+        data["player"] = player.external_id  # the page's player, whatever the query says
+        filterset = BetFilterSet(data, queryset=play_record_bets(player))
+        filterset.form.fields["kind"].widget = forms.Select(choices=[("", "Any")] + BetKind.choices)
+        tidy_filter_form(filterset.form)
+        bets = filterset.qs if filterset.is_valid() else filterset.queryset.none()
+        page = keyset_page(bets, params, keys=("round__opened_at", "id"), per_page=self.per_page)
+        period_form = PlayRecordPeriodForm(params or None)
+        first, last = period_form.period() if period_form.is_bound else period_form.default_period()
+        if not period_form.is_bound:
+            period_form = PlayRecordPeriodForm(initial={"first": first, "last": last})
+        context.update(
+            player=player,
+            filter_fields=[field for field in filterset.form if field.name != "player"],
+            filterset=filterset,
+            table=PlayRecordTable(page.rows),
+            period_form=period_form,
+            first=first,
+            last=last,
+            totals=play_record_totals(player, first, last),
+            period_totals=play_record_period_totals(player, first, last),
+            gaming_day_zone=gaming_day_zone(),
+            cutoff=settings.PITBOSS_GAMING_DAY_CUTOFF.strftime("%H:%M"),
+            **keyset_links(params, page),
+        )
+        return context
