@@ -1,0 +1,62 @@
+"""Compliance recalls a round in a real browser: the cards are drawn, the wrong payout is shown on
+its bet, and the round is signed off."""
+
+import copy
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from rounds.ingest import round_ingest
+from rounds.models import Round
+from tests.browser.conftest import log_in, screenshot
+
+pytestmark = pytest.mark.browser
+
+EXAMPLE = (
+    Path(__file__).resolve().parents[2].parent / "shared" / "examples" / "deluxe-split-double-behind.json"
+)
+
+
+@pytest.fixture
+def split_round(transactional_db):
+    call_command("seed_demo", verbosity=0)
+    document = copy.deepcopy(json.loads(EXAMPLE.read_text()))
+    next(bet for bet in document["bets"] if bet["bet_id"] == "B-3")["returned"] = "45.00"  # pays 50.00
+    return round_ingest(document=document).round
+
+
+def test_compliance_recalls_a_split_round_with_a_wrong_payout(page, split_round):
+    log_in(page, "compliance", "compliance-demo")
+    page.click("nav >> text=Rounds")
+    page.get_by_label("Has findings").select_option("true")
+    page.click("form.filters button[type=submit]")
+    page.click(f"text={split_round.round_id}")
+    page.wait_for_url(re.compile(rf"/rounds/{split_round.round_id}/$"))
+
+    cards = page.locator("#spots .playing-card")
+    assert cards.count() == 7  # seat 1's two split hands (3 + 2 cards) and seat 3's blackjack
+    ten = page.locator('#spots .playing-card[data-card="TD"]')
+    assert ten.inner_text().split() == ["10", "♦"]
+    assert "red" in ten.get_attribute("class")
+    assert ten.evaluate("e => getComputedStyle(e).color") == "rgb(200, 16, 46)"
+    spade = page.locator('.deal .playing-card[data-card="9S"]')
+    assert spade.evaluate("e => getComputedStyle(e).color") == "rgb(17, 24, 39)"
+    box = ten.bounding_box()
+    assert box["width"] > 25 and box["height"] > box["width"]  # drawn as a card, not a bare code
+
+    finding = page.locator("#findings li.finding")
+    assert finding.count() >= 1
+    assert "wrong_returned" in page.locator("#findings").inner_text()
+    bet_row = page.locator("#bets tr.has-finding")
+    assert bet_row.count() == 1
+    assert "B-3" in bet_row.inner_text() and "+5.00" in bet_row.inner_text()
+    screenshot(page, "compliance-round-recall")
+
+    page.fill("textarea[name=comment]", "Short-paid blackjack: re-settlement to follow.")
+    page.click("text=Sign off as reviewed")
+    page.wait_for_url(re.compile(rf"/rounds/{split_round.round_id}/$"))
+    assert page.locator(".signed-off").is_visible()
+    assert Round.objects.get(pk=split_round.pk).reviewed_by.username == "compliance"
