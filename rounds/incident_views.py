@@ -28,7 +28,12 @@ class IncidentTable(tables.Table):
     table = tables.Column(accessor="table__code", verbose_name="Table", order_by="table__code")
     kind = tables.Column()
     status = BadgeColumn()
-    round = tables.Column(accessor="round__round_id", verbose_name="Round", order_by="round__round_id")
+    round = tables.Column(
+        accessor="round__round_id",
+        verbose_name="Round",
+        order_by="round__round_id",
+        linkify=("rounds:round_detail", [tables.A("round__round_id")]),
+    )
     opened_by = tables.Column(default="game server")
     opened_at = UtcDateTimeColumn()
     closed_by = tables.Column(default="—")

@@ -43,6 +43,7 @@ def round_corrections(context, round_) -> dict:
         )
     return {
         "resettlements": resettlements,
+        "approved": next((r for r in resettlements if r.status == ResettlementStatus.APPROVED), None),
         "differing": differing,
         "uncomputed": uncomputed,
         "may_propose": may_propose,

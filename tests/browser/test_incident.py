@@ -1,0 +1,88 @@
+"""Incidents and re-settlements in a real browser: a supervisor pauses a table with an incident,
+cancels the round and sees the refunds; compliance proposes a re-settlement of a wrongly paid
+round and a supervisor approves it."""
+
+import re
+
+import pytest
+from django.core.management import call_command
+
+from rounds.models import Adjustment, Refund
+from tables.models import Table
+from tests.browser.conftest import log_in, screenshot
+from tests.rounds.corrections_support import (  # noqa: F401
+    classic_completed_blackjack,
+    corrections_urls,
+    ingest,
+    wrongly_paid,
+)  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def demo(transactional_db):
+    call_command("seed_demo", verbosity=0)
+
+
+def log_out(page):
+    page.click("button:has-text('Log out')")
+
+
+def test_a_supervisor_opens_an_incident_and_cancels_the_round(page, demo):
+    round_ = ingest(classic_completed_blackjack())
+    log_in(page, "supervisor", "supervisor-demo")
+    page.goto("/tables/CLS1/")
+    page.click("text=Open an incident")
+    page.select_option("select[name=kind]", "network_failure")
+    page.fill("input[name=round]", round_.round_id)
+    page.fill("textarea[name=note]", "Video stream froze during the deal")
+    screenshot(page, "incident-open-form")
+    page.click("main form button[type=submit]")
+    page.wait_for_url(re.compile(r"/rounds/incidents/\d+/$"))
+    assert Table.objects.get(code="CLS1").status == "paused"
+
+    page.fill("textarea[name=note-text]", "Studio confirms the network dropped")
+    page.click("button:has-text('Add the note')")
+    page.wait_for_load_state()
+    assert page.get_by_text("Studio confirms the network dropped").is_visible()
+
+    page.select_option("select[name=cancel-round]", round_.round_id)
+    page.fill("textarea[name=cancel-reason]", "Network failure: the round cannot be finished")
+    screenshot(page, "incident-open")
+    page.click("button:has-text('Cancel the round and refund')")
+    page.wait_for_load_state()
+    assert page.get_by_text("3 refund(s) recorded").is_visible()
+    refunds = page.locator("section:has(h2:has-text('Refunds'))")
+    assert "36.00" in refunds.inner_text() and "blackjack paid 3:2" in refunds.inner_text()
+    screenshot(page, "incident-cancelled")
+    page.goto("/rounds/incidents/")
+    screenshot(page, "incident-list")
+    assert Refund.objects.count() == 3 and Table.objects.get(code="CLS1").status == "open"
+
+
+def test_compliance_proposes_a_resettlement_and_a_supervisor_approves(page, demo):
+    round_ = wrongly_paid()
+    log_in(page, "compliance", "compliance-demo")
+    page.goto(f"/rounds/{round_.round_id}/")
+    page.fill("#corrections textarea[name=reason]", "B-1 was paid 5.00 short of the split and double")
+    screenshot(page, "round-corrections-propose")
+    page.click("#corrections button:has-text('Propose the re-settlement')")
+    page.wait_for_url(re.compile(r"/rounds/resettlements/\d+/$"))
+    assert page.get_by_text("a supervisor decides").is_visible()
+    assert page.locator("button:has-text('Approve')").count() == 0
+    screenshot(page, "resettlement-proposed")
+    log_out(page)
+
+    log_in(page, "supervisor", "supervisor-demo")
+    page.goto(f"/rounds/{round_.round_id}/")
+    page.fill("#corrections textarea[name=comment]", "Checked against the video")
+    page.click("#corrections button:has-text('Approve')")
+    page.wait_for_url(re.compile(r"/rounds/resettlements/\d+/$"))
+    assert page.get_by_text("1 adjustment(s) recorded").is_visible()
+    screenshot(page, "resettlement-approved")
+    page.goto(f"/rounds/{round_.round_id}/")
+    screenshot(page, "round-corrections-approved")
+    page.goto("/rounds/resettlements/")
+    screenshot(page, "resettlement-list")
+    assert Adjustment.objects.get().amount == 5
