@@ -92,7 +92,8 @@ class Round(models.Model):
 
 
 class Spot(models.Model):
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="spots")
+    # No index of its own: the unique (round, spot) serves a round's spots.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="spots", db_index=False)
     spot = models.CharField(max_length=64)
     seat = models.PositiveSmallIntegerField(null=True)
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="spots")
@@ -121,8 +122,9 @@ class Hand(models.Model):
 
 class Bet(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="bets")
-    bet_id = models.CharField(max_length=64, unique=True, help_text="The game server's bet id.")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="bets")
+    bet_id = models.CharField(max_length=64, help_text="The game server's bet id.")
+    # No index of its own: (player, round) below serves a player's bets.
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="bets", db_index=False)
     spot = models.CharField(max_length=64)
     kind = models.CharField(max_length=24)
     stake = money()
@@ -137,6 +139,8 @@ class Bet(models.Model):
     class Meta:
         ordering = ["round", "id"]
         indexes = [models.Index(fields=["player", "round"])]
+        # A constraint rather than unique=True: no second, LIKE-only index on every bet row.
+        constraints = [models.UniqueConstraint(fields=["bet_id"], name="bet_id_unique")]
 
     def __str__(self) -> str:
         return self.bet_id
