@@ -27,6 +27,8 @@ ENDPOINTS = {
     "/api/personal-limits/": {"get"},
     "/api/personal-limits/{id}/": {"get"},
     "/api/limits/check": {"post"},
+    "/api/rounds/": {"get", "post"},
+    "/api/rounds/{round_id}/": {"get"},
 }
 
 

@@ -55,6 +55,9 @@ ENDPOINTS = {
     "api:personallimit-list": ("get", {S, C, CS}),
     "api:personallimit-detail": ("get", {S, C, CS}),
     "api:limit-check": ("post", EVERYONE),
+    # POST /api/rounds/ (game servers only) is walked in tests/rounds/test_api_rounds.py.
+    "api:round-list": ("get", {S, C, CS}),
+    "api:round-detail": ("get", {S, C, CS}),
     "api:docs": ("get", EVERYONE),
     "api:redoc": ("get", EVERYONE),
     "api-schema": ("get", EVERYONE),
@@ -90,7 +93,19 @@ def world(db):
         "configuration": TableConfiguration.objects.get(table=dlx).pk,
         "table_limit": TableLimit.objects.get(table=dlx, kind="main").pk,
         "personal_limit": PersonalLimit.objects.get().pk,
+        "round_id": _a_round(),
     }
+
+
+def _a_round() -> str:
+    import json
+    from pathlib import Path
+
+    from rounds.ingest import round_ingest
+
+    examples = Path(__file__).resolve().parents[2] / "shared" / "examples"
+    document = json.loads((examples / "deluxe-split-double-behind.json").read_text())
+    return round_ingest(document=document).round.round_id
 
 
 def arguments(name: str, world: dict) -> dict:
@@ -105,6 +120,8 @@ def arguments(name: str, world: dict) -> dict:
         return {"pk": world["configuration"]}
     if name.startswith("api:tablelimit"):
         return {"pk": world["table_limit"]}
+    if name == "api:round-detail":
+        return {"round_id": world["round_id"]}
     if name.startswith("api:personallimit"):
         return {"pk": world["personal_limit"]}
     if "player" in name and not name.endswith(("_list", "_create")) or name == "limits:personal_limit_set":

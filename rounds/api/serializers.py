@@ -1,0 +1,158 @@
+"""What the rounds API shows: a round's summary (the list, the ingest answer) and a round in full
+(spots, hands, bets with the reported and computed amounts side by side, findings)."""
+
+from django.urls import NoReverseMatch, reverse
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from config.api import MoneyField
+from rounds.models import Bet, Finding, Hand, Round, Spot
+
+
+class RoundSummarySerializer(serializers.ModelSerializer):
+    table = serializers.CharField(source="table.code", read_only=True)
+    currency = serializers.CharField(source="table.currency", read_only=True)
+    shoe = serializers.CharField(source="shoe.code", read_only=True)
+    # A plain string in the schema: "status" enums of other models share the name.
+    status = serializers.CharField(read_only=True, help_text="completed or cancelled")
+    wagered = MoneyField(read_only=True, help_text="The sum the game server reported.")
+    returned = MoneyField(read_only=True, help_text="The sum the game server reported.")
+    computed_wagered = MoneyField(read_only=True, help_text="What the engine computes.")
+    computed_returned = MoneyField(read_only=True, help_text="What the engine computes.")
+    url = serializers.SerializerMethodField()
+    page = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Round
+        fields = [
+            "round_id",
+            "table",
+            "shoe",
+            "number",
+            "status",
+            "cancel_reason",
+            "opened_at",
+            "closed_at",
+            "players",
+            "bet_count",
+            "finding_count",
+            "currency",
+            "wagered",
+            "returned",
+            "computed_wagered",
+            "computed_returned",
+            "reviewed_at",
+            "ingested_at",
+            "url",
+            "page",
+        ]
+        read_only_fields = fields
+
+    def get_url(self, round_: Round) -> str:
+        """This round in the API."""
+        url = reverse("api:round-detail", args=[round_.round_id])
+        request = self.context.get("request")
+        return request.build_absolute_uri(url) if request else url
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_page(self, round_: Round) -> str | None:
+        """This round's page in the back office."""
+        try:
+            url = round_.get_absolute_url()
+        except NoReverseMatch:
+            return None
+        request = self.context.get("request")
+        return request.build_absolute_uri(url) if request else url
+
+
+class HandSerializer(serializers.ModelSerializer):
+    cards = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Hand
+        fields = ["position", "cards", "actions"]
+        read_only_fields = fields
+
+    def get_cards(self, hand: Hand) -> list[str]:
+        return hand.cards.split()
+
+
+class SpotSerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.external_id", read_only=True)
+    hands = HandSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Spot
+        fields = ["spot", "seat", "player", "hands"]
+        read_only_fields = fields
+
+
+class AmountsSerializer(serializers.Serializer):
+    wagered = MoneyField(allow_null=True)
+    returned = MoneyField(allow_null=True)
+
+
+class BetSerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.external_id", read_only=True)
+    stake = MoneyField(read_only=True)
+    reported = serializers.SerializerMethodField()
+    computed = serializers.SerializerMethodField()
+    difference = MoneyField(read_only=True, allow_null=True, help_text="Computed minus reported returned.")
+
+    class Meta:
+        model = Bet
+        fields = [
+            "bet_id",
+            "player",
+            "spot",
+            "kind",
+            "stake",
+            "options",
+            "reported",
+            "computed",
+            "difference",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(AmountsSerializer)
+    def get_reported(self, bet: Bet) -> dict:
+        return AmountsSerializer({"wagered": bet.wagered, "returned": bet.returned}).data
+
+    @extend_schema_field(AmountsSerializer)
+    def get_computed(self, bet: Bet) -> dict:
+        """Null when the engine cannot settle the bet (a card that does not exist)."""
+        return AmountsSerializer({"wagered": bet.computed_wagered, "returned": bet.computed_returned}).data
+
+
+class FindingSerializer(serializers.ModelSerializer):
+    bet = serializers.CharField(source="bet.bet_id", read_only=True, allow_null=True, default=None)
+
+    class Meta:
+        model = Finding
+        fields = ["code", "bet", "spot", "hand", "message"]
+        read_only_fields = fields
+
+
+class RoundDetailSerializer(RoundSummarySerializer):
+    configuration_version = serializers.IntegerField(
+        source="configuration.version", read_only=True, allow_null=True, default=None
+    )
+    reviewed_by = serializers.CharField(
+        source="reviewed_by.username", read_only=True, allow_null=True, default=None
+    )
+    spots = SpotSerializer(many=True, read_only=True)
+    bets = BetSerializer(many=True, read_only=True)
+    findings = FindingSerializer(many=True, read_only=True)
+
+    class Meta(RoundSummarySerializer.Meta):
+        fields = [
+            *RoundSummarySerializer.Meta.fields,
+            "cut_card",
+            "configuration_version",
+            "reviewed_by",
+            "review_comment",
+            "spots",
+            "bets",
+            "findings",
+        ]
+        read_only_fields = fields

@@ -1,0 +1,143 @@
+"""Rounds in the API: game servers send finished rounds (POST), compliance staff and supervisors
+read them (GET). Thin: the ingest service does the work; these views only translate its answers.
+
+POST /api/rounds/ takes one round document, or a batch `{"rounds": [document, ...]}`:
+- one document: 201 and the stored round's summary (new); 200 and the stored round's summary
+  (an identical resend: nothing more is stored); 409 naming `round_id` (a different document
+  under a known round id, or a bet id another round holds: nothing is stored); 400 naming the
+  field (not a round document, or bad JSON: nothing is stored).
+- a batch: every document is read first; one that is not a round refuses the whole batch with
+  400 naming it (`rounds[3].bets[2].stake`) and nothing of the batch is stored. Otherwise the
+  answer is 200 with one result per document, in order, each with its own `status` (201, 200
+  or 409) and the round's summary or the errors, exactly as a single POST would have answered.
+
+GET /api/rounds/ lists rounds, newest first, with the filters of the rounds page, in pages of
+50 behind a cursor (`next`, `previous`): no COUNT and no OFFSET however many rounds there are.
+"""
+
+from django.db.models import Prefetch
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import mixins, pagination, status, viewsets
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+
+from rounds.filtersets import RoundFilterSet
+from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
+from rounds.models import Bet, Hand, Round, Spot
+
+from .serializers import RoundDetailSerializer, RoundSummarySerializer
+
+ROUND_ID = "[^/]+"
+MAX_BATCH = 1000
+
+
+class RoundCursorPagination(pagination.CursorPagination):
+    """Keyset pages over the newest rounds: `WHERE id < last ORDER BY id DESC LIMIT n`."""
+
+    ordering = "-id"
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
+def conflict_data(conflict: RoundConflict) -> dict:
+    return {conflict.field: [conflict.message]}
+
+
+class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Rounds: list (filters as on the rounds page), read one in full, ingest (game servers)."""
+
+    queryset = Round.objects.select_related("table", "shoe").defer("document", "cards_taken")
+    serializer_class = RoundSummarySerializer
+    filterset_class = RoundFilterSet
+    filter_backends = [DjangoFilterBackend]  # no ordering parameter: the cursor orders by -id
+    pagination_class = RoundCursorPagination
+    lookup_field = "round_id"
+    lookup_value_regex = ROUND_ID
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if self.action == "retrieve":
+            hands = Prefetch("hands", queryset=Hand.objects.order_by("position"))
+            queryset = queryset.select_related("configuration", "reviewed_by").prefetch_related(
+                Prefetch("spots", queryset=Spot.objects.select_related("player").prefetch_related(hands)),
+                Prefetch("bets", queryset=Bet.objects.select_related("player")),
+                "findings__bet",
+            )
+        return queryset
+
+    def get_serializer_class(self):
+        return RoundDetailSerializer if self.action == "retrieve" else RoundSummarySerializer
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={
+            201: OpenApiResponse(RoundSummarySerializer, description="A new round: stored."),
+            200: OpenApiResponse(
+                RoundSummarySerializer,
+                description="An identical resend (nothing more stored); for a batch, one result per round.",
+            ),
+            400: OpenApiResponse(description="Not a round document (or bad JSON): the field and why."),
+            409: OpenApiResponse(description="A different document under a stored round id."),
+        },
+        examples=[
+            OpenApiExample(
+                "A batch",
+                value={
+                    "rounds": [{"format": 1, "round_id": "DLX1-S0042-017", "table": "DLX1", "...": "..."}]
+                },
+                request_only=True,
+            )
+        ],
+        description='Send one round document (../shared/round-format.md), or `{"rounds": [...]}`.',
+    )
+    def create(self, request):
+        data = request.data
+        if isinstance(data, dict) and "rounds" in data and "round_id" not in data:
+            return self.create_batch(data)
+        try:
+            result = round_ingest(document=data)
+        except RoundFormatError as error:
+            raise ValidationError({error.field: [error.message]}) from None
+        except RoundConflict as conflict:
+            return Response(conflict_data(conflict), status=status.HTTP_409_CONFLICT)
+        summary = RoundSummarySerializer(result.round, context=self.get_serializer_context()).data
+        if result.created:
+            return Response(summary, status=status.HTTP_201_CREATED, headers={"Location": summary["url"]})
+        return Response(summary, status=status.HTTP_200_OK)
+
+    def create_batch(self, data: dict):
+        documents = data["rounds"]
+        extra = sorted(set(data) - {"rounds"})
+        if extra:
+            raise ValidationError(
+                {name: ['Not taken here (a batch is {"rounds": [...]}).'] for name in extra}
+            )
+        if not isinstance(documents, list) or not documents:
+            raise ValidationError({"rounds": ["Must be a non-empty list of round documents."]})
+        if len(documents) > MAX_BATCH:
+            raise ValidationError({"rounds": [f"At most {MAX_BATCH} rounds in one request."]})
+        try:
+            results = rounds_ingest(documents=documents)
+        except RoundFormatError as error:
+            raise ValidationError({error.field: [error.message]}) from None
+        context = self.get_serializer_context()
+        answers = []
+        for result in results:
+            if result.conflict is not None:
+                answers.append({"status": status.HTTP_409_CONFLICT, "errors": conflict_data(result.conflict)})
+            else:
+                answers.append(
+                    {
+                        "status": status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
+                        "round": RoundSummarySerializer(result.round, context=context).data,
+                    }
+                )
+        counts = {
+            "stored": sum(1 for r in results if r.created),
+            "already_stored": sum(1 for r in results if r.round is not None and not r.created),
+            "conflicts": sum(1 for r in results if r.conflict is not None),
+        }
+        return Response({**counts, "results": answers}, status=status.HTTP_200_OK)
