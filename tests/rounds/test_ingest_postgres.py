@@ -1,0 +1,105 @@
+"""Ingest on PostgreSQL: the COPY path writes what the bulk_create path writes, and one round sent
+by several game-server threads at once is stored once."""
+
+import io
+import json
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.db import connection, connections
+
+from limits.models import Player
+from rounds.engine.rules import preset
+from rounds.engine.simulate import simulate
+from rounds.ingest import round_ingest
+from rounds.models import Bet, Finding, Hand, Round, Spot
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
+
+pytestmark = pytest.mark.postgres
+
+
+def example(name: str) -> dict:
+    return json.loads((EXAMPLES / f"{name}.json").read_text())
+
+
+@pytest.mark.django_db
+def test_the_copy_path_writes_every_row_and_column():
+    call_command("seed_demo", stdout=io.StringIO())
+    assert connection.vendor == "postgresql"
+    document = example("deluxe-split-double-behind")
+    result = round_ingest(document=document)
+    stored = Round.objects.get(pk=result.round.pk)
+    assert stored.document == document and stored.ingested_at is not None
+    assert stored.review_comment == "" and stored.reviewed_by is None
+    spots = list(stored.spots.select_related("player"))
+    assert [(s.spot, s.seat, s.player.external_id) for s in spots] == [
+        (s["spot"], s["seat"], s["player"]) for s in document["spots"]
+    ]
+    hands = [(h.spot.spot, h.position, h.cards.split(), h.actions) for h in Hand.objects.filter(round=stored)]
+    expected = [
+        (s["spot"], position, hand["cards"], hand["actions"])
+        for s in document["spots"]
+        for position, hand in enumerate(s["hands"], start=1)
+    ]
+    assert sorted(hands, key=str) == sorted(expected, key=str)
+    behind = next(b for b in document["bets"] if b["kind"] == "behind")
+    options = Bet.objects.get(bet_id=behind["bet_id"]).options
+    assert options["follow_double"] == behind.get("follow_double", False)
+    assert Bet.objects.filter(round=stored, options={}).count() == len(document["bets"]) - sum(
+        1 for b in document["bets"] if b["kind"] == "behind" or b.get("behind")
+    )
+
+
+@pytest.mark.django_db
+def test_a_boundless_round_of_many_players_creates_them_once():
+    call_command("seed_demo", stdout=io.StringIO())
+    documents = simulate(
+        preset("boundless"),
+        table="BND1",
+        shoes=1,
+        players=300,
+        seed=7,
+        start=datetime(2026, 11, 28, 8, tzinfo=UTC),
+    )
+    first, second = next(documents), next(documents)
+    before = Player.objects.count()
+    round_ingest(document=json.loads(json.dumps(first)))
+    created = Player.objects.count() - before
+    assert created == len({spot["player"] for spot in first["spots"]}) > 250
+    assert Player.history.model.objects.filter(history_type="+").count() >= created
+    round_ingest(document=json.loads(json.dumps(second)))
+    assert Spot.objects.count() == len(first["spots"]) + len(second["spots"])
+    assert Bet.objects.count() == len(first["bets"]) + len(second["bets"])
+    shoe_findings = Finding.objects.filter(code__startswith="shoe_")
+    assert not shoe_findings.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_resends_of_one_round_store_it_once():
+    call_command("seed_demo", stdout=io.StringIO())
+    document = example("boundless-shared-deal")
+    start = threading.Barrier(6)
+    outcomes, errors = [], []
+
+    def send():
+        try:
+            start.wait()
+            outcomes.append(round_ingest(document=json.loads(json.dumps(document))).created)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=send) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert sorted(outcomes) == [False] * 5 + [True]
+    assert Round.objects.count() == 1
+    assert Bet.objects.count() == len(document["bets"])
