@@ -6,10 +6,12 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from config.listing import BadgeColumn, MoneyColumn, UtcDateTimeColumn
+from limits.choices import BetKind
 from tables.templatetags.pitboss import money_text, utc_text
 
 from .models import Bet, Round
 
+KIND_LABELS = {**dict(BetKind.choices), "main": "Main", "behind": "Behind"}
 NUMBER = {"th": {"class": "number"}, "td": {"class": "number"}}
 
 
@@ -84,7 +86,7 @@ class PlayRecordTable(tables.Table):
     stake = MoneyColumn(currency="round__table__currency")
     wagered = MoneyColumn("Wagered", currency="round__table__currency")
     returned = MoneyColumn("Returned", currency="round__table__currency")
-    computed_returned = MoneyColumn("Computed returned", currency="round__table__currency")
+    computed_returned = MoneyColumn("Computed", currency="round__table__currency")
     adjustment = MoneyColumn("Adjustment", currency="round__table__currency", empty_values=())
     refund = MoneyColumn("Refund", currency="round__table__currency", empty_values=())
 
@@ -107,6 +109,12 @@ class PlayRecordTable(tables.Table):
         orderable = False
         empty_text = "No bet matches."
         attrs = {"class": "play-record"}
+
+    def render_kind(self, value):
+        return KIND_LABELS.get(value, value)
+
+    def value_kind(self, value):
+        return value
 
     def render_round(self, record):
         url = reverse("rounds:round_detail", args=[record.round.round_id])

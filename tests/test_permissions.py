@@ -37,6 +37,11 @@ PAGES = {
     "limits:player_create": ("get", {CS}),
     "limits:player_update": ("get", {CS}),
     "limits:personal_limit_set": ("get", {CS}),
+    "rounds:round_list": ("get", {S, C, CS}),
+    "rounds:round_detail": ("get", {S, C, CS}),
+    # The world's round has a finding (no configuration in force), so an empty sign-off is a 400.
+    "rounds:round_review": ("post", {C}),
+    "rounds:play_record": ("get", {S, C, CS}),
 }
 ENDPOINTS = {
     "api:table-list": ("get", {S, C}),
@@ -109,6 +114,10 @@ def _a_round() -> str:
 
 
 def arguments(name: str, world: dict) -> dict:
+    if name in ("rounds:round_detail", "rounds:round_review"):
+        return {"round_id": world["round_id"]}
+    if name == "rounds:play_record":
+        return {"external_id": world["external_id"]}
     if name in ("tables:table_list", "tables:table_create") or not any(
         key in name
         for key in ("detail", "update", "status", "configuration", "_set", "history", "personal-limits")
