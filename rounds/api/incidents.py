@@ -3,7 +3,7 @@
 
 from django.shortcuts import get_object_or_404
 from django.urls import path
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, mixins, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
@@ -16,6 +16,23 @@ from rounds.models import Incident, IncidentNote, Refund, Round
 from tables.models import Table
 
 from .resettlements import REFUSED, TransitionRefusalMixin
+
+
+# Described by a pattern, not an enum: drf-spectacular names enums by field name, and "kind" already
+# names the bet kinds and table-limit kinds elsewhere in the API.
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": f"^({'|'.join(IncidentKind.values)})$",
+        "description": "One of: "
+        + ", ".join(f"`{value}` ({label})" for value, label in IncidentKind.choices),
+    }
+)
+class IncidentKindField(serializers.ChoiceField):
+    """An incident's kind (its schema inline: "kind" names other choice sets elsewhere in the API)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=IncidentKind.choices, **kwargs)
 
 
 class IncidentNoteSerializer(serializers.ModelSerializer):
@@ -48,6 +65,7 @@ class IncidentSerializer(serializers.ModelSerializer):
     closed_by = serializers.CharField(source="closed_by.username", read_only=True, allow_null=True)
     notes = IncidentNoteSerializer(many=True, read_only=True)
     refunds = RefundSerializer(many=True, read_only=True)
+    kind = IncidentKindField(read_only=True)
 
     class Meta:
         model = Incident
@@ -70,7 +88,7 @@ class IncidentSerializer(serializers.ModelSerializer):
 
 class IncidentOpenSerializer(InputSerializer):
     table = serializers.CharField(help_text="The table's code.")
-    kind = serializers.ChoiceField(choices=IncidentKind.choices)
+    kind = IncidentKindField()
     note = serializers.CharField(allow_blank=True, help_text="What happened: the first note of the timeline.")
     round = serializers.CharField(
         required=False, allow_blank=True, default="", help_text="The affected round's id (optional)."
