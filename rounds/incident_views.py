@@ -148,7 +148,8 @@ STEPS = {
 
 
 class IncidentDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
-    """The incident; with `step`, a POST of one of its forms (note, resume, cancel)."""
+    """The incident; with `step`, a POST of one of its forms (note, resume, cancel). A GET of a
+    step's URL shows the incident page, to those who may take that step."""
 
     model = Incident
     template_name = "rounds/incident_detail.html"
@@ -170,11 +171,6 @@ class IncidentDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView
         if bound is not None:
             forms_[self.step] = bound
         return forms_
-
-    def get(self, request, *args, **kwargs):
-        if self.step:
-            return redirect("rounds:incident_detail", pk=kwargs["pk"])
-        return super().get(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

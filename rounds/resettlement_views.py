@@ -53,35 +53,47 @@ class ResettlementListView(FilteredListView):
 
 
 class ProposeForm(forms.Form):
-    round = forms.CharField(widget=forms.HiddenInput)
+    round = forms.CharField(label="Round id")
     reason = ReasonField(label="Why re-settle", help_text="Kept with the proposal, with your name.")
 
 
 class ResettlementProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
-    """GET ?round=<round id>: the bets that would be adjusted and the form; POST proposes."""
+    """GET ?round=<round id>: the bets that would be adjusted and the form (without a round, the
+    form asks for its id); POST proposes."""
 
     permission_required = "rounds.add_resettlement"
     form_class = ProposeForm
     template_name = "rounds/resettlement_propose.html"
 
-    def get_round(self) -> Round:
+    def get_round(self) -> Round | None:
         round_id = self.request.POST.get("round") or self.request.GET.get("round", "")
-        return get_object_or_404(Round.objects.select_related("table"), round_id=round_id)
+        return Round.objects.select_related("table").filter(round_id=round_id.strip()).first()
+
+    def get_form(self, form_class=None):
+        form = super().get_form(form_class)
+        if self.get_round() is not None:
+            form.fields["round"].widget = forms.HiddenInput()
+        return form
 
     def get_initial(self):
-        return {"round": self.get_round().round_id}
+        round_ = self.get_round()
+        return {"round": round_.round_id if round_ else self.request.GET.get("round", "")}
 
     def get_context_data(self, **kwargs):
         round_ = self.get_round()
-        kwargs.update(
-            round=round_,
-            differing=services.bets_to_adjust(round_).select_related("player"),
-            uncomputed=Bet.objects.filter(round=round_, computed_returned__isnull=True).count(),
-        )
+        if round_ is not None:
+            kwargs.update(
+                round=round_,
+                differing=services.bets_to_adjust(round_).select_related("player"),
+                uncomputed=Bet.objects.filter(round=round_, computed_returned__isnull=True).count(),
+            )
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):
         round_ = self.get_round()
+        if round_ is None:
+            form.add_error("round", f"No round {form.cleaned_data['round']!r} is stored.")
+            return self.form_invalid(form)
         try:
             resettlement = services.resettlement_propose(
                 round_=round_, proposed_by=self.request.user, reason=form.cleaned_data["reason"]
@@ -101,7 +113,8 @@ class DecisionForm(forms.Form):
 
 
 class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
-    """The re-settlement; with `step` ("approve" or "reject"), a POST of the decision form."""
+    """The re-settlement; with `step` ("approve" or "reject"), a POST of the decision form. A GET of
+    a step's URL shows the re-settlement page, to those who may decide."""
 
     model = Resettlement
     template_name = "rounds/resettlement_detail.html"
@@ -113,11 +126,6 @@ class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, Detail
 
     def get_permission_required(self):
         return ["rounds.decide_resettlement" if self.step else "rounds.view_resettlement"]
-
-    def get(self, request, *args, **kwargs):
-        if self.step:
-            return redirect("rounds:resettlement_detail", pk=kwargs["pk"])
-        return super().get(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -37,6 +37,17 @@ PAGES = {
     "limits:player_create": ("get", {CS}),
     "limits:player_update": ("get", {CS}),
     "limits:personal_limit_set": ("get", {CS}),
+    "rounds:incident_list": ("get", {S, C}),
+    "rounds:incident_detail": ("get", {S, C}),
+    "rounds:incident_open": ("get", {S}),
+    "rounds:incident_note_add": ("get", {S}),
+    "rounds:incident_resume": ("get", {S}),
+    "rounds:incident_cancel_round": ("get", {S}),
+    "rounds:resettlement_list": ("get", {S, C}),
+    "rounds:resettlement_detail": ("get", {S, C}),
+    "rounds:resettlement_propose": ("get", {C}),
+    "rounds:resettlement_approve": ("get", {S}),
+    "rounds:resettlement_reject": ("get", {S}),
     "rounds:round_list": ("get", {S, C, CS}),
     "rounds:round_detail": ("get", {S, C, CS}),
     # The world's round has a finding (no configuration in force), so an empty sign-off is a 400.
@@ -60,6 +71,15 @@ ENDPOINTS = {
     "api:personallimit-list": ("get", {S, C, CS}),
     "api:personallimit-detail": ("get", {S, C, CS}),
     "api:limit-check": ("post", EVERYONE),
+    "api:resettlement-list": ("get", {S, C}),
+    "api:resettlement-detail": ("get", {S, C}),
+    "api:resettlement-approve": ("post", {S}),
+    "api:resettlement-reject": ("post", {S}),
+    "api:incident-list": ("get", {S, C}),
+    "api:incident-detail": ("get", {S, C}),
+    "api:incident-notes": ("get", {S, C}),
+    "api:incident-resume": ("post", {S}),
+    "api:incident-cancel-round": ("post", {S}),
     # POST /api/rounds/ (game servers only) is walked in tests/rounds/test_api_rounds.py.
     "api:round-list": ("get", {S, C, CS}),
     "api:round-detail": ("get", {S, C, CS}),
@@ -99,7 +119,19 @@ def world(db):
         "table_limit": TableLimit.objects.get(table=dlx, kind="main").pk,
         "personal_limit": PersonalLimit.objects.get().pk,
         "round_id": _a_round(),
+        **_an_incident_and_a_resettlement(dlx),
     }
+
+
+def _an_incident_and_a_resettlement(dlx) -> dict:
+    from rounds.models import Resettlement, Round
+    from rounds.services import incident_open
+
+    incident = incident_open(table=dlx, kind="other", opened_by=user(S), note="matrix")
+    resettlement = Resettlement.objects.create(
+        round=Round.objects.get(), reason="matrix", proposed_by=user(C)
+    )
+    return {"incident": incident.pk, "resettlement": resettlement.pk}
 
 
 def _a_round() -> str:
@@ -114,6 +146,11 @@ def _a_round() -> str:
 
 
 def arguments(name: str, world: dict) -> dict:
+    for thing in ("incident", "resettlement"):
+        if name.startswith((f"rounds:{thing}_", f"api:{thing}-")) and not name.endswith(
+            ("_list", "-list", "_open", "_propose")
+        ):
+            return {"pk": world[thing]}
     if name in ("rounds:round_detail", "rounds:round_review"):
         return {"round_id": world["round_id"]}
     if name == "rounds:play_record":
