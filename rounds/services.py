@@ -109,7 +109,9 @@ def resettlement_propose(*, round_: Round, proposed_by, reason: str) -> Resettle
 
 def _decidable(resettlement: Resettlement, decided_by, comment: str) -> tuple[Resettlement, str]:
     comment = _require(comment, "comment", "Say why: the decision is kept with its comment.")
-    resettlement = Resettlement.objects.select_for_update().select_related("round").get(pk=resettlement.pk)
+    resettlement = (
+        Resettlement.objects.select_for_update(of=("self",)).select_related("round").get(pk=resettlement.pk)
+    )
     if resettlement.status != ResettlementStatus.PROPOSED:
         raise TransitionRefused(
             f"Re-settlement {resettlement.pk} was already {resettlement.get_status_display().lower()} "
@@ -170,7 +172,7 @@ def _pause_reason(incident: Incident) -> str:
 
 def _open_incident(incident: Incident) -> Incident:
     """The incident locked and still open, or a refusal naming how it ended."""
-    incident = Incident.objects.select_for_update().select_related("table").get(pk=incident.pk)
+    incident = Incident.objects.select_for_update(of=("self",)).select_related("table").get(pk=incident.pk)
     if incident.status != IncidentStatus.OPEN:
         raise TransitionRefused(
             f"Incident {incident.pk} is closed ({incident.get_status_display().lower()} by "
@@ -318,7 +320,11 @@ def incident_cancel_round(*, incident: Incident, round_: Round, cancelled_by, re
     sent as cancelled during the incident get their refunds recorded too."""
     reason = require_reason(reason)
     incident = _open_incident(incident)
-    round_ = Round.objects.select_for_update().select_related("table", "configuration").get(pk=round_.pk)
+    round_ = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("table", "configuration")
+        .get(pk=round_.pk)
+    )
     if round_.table_id != incident.table_id:
         raise ValidationError(
             {
