@@ -35,13 +35,16 @@ $(STAMP): requirements.txt
 demo: .venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
-	@# A simulated shoe of each game, written by the engine and replayed by it.
+	@# Simulated shoes of each game, sent through the same ingest as a game server's rounds:
+	@# a few wrong payouts, cancelled rounds (each opens an incident) and breached limits.
 	@for game in deluxe boundless classic multiplayer; do \
 	  players=7; [ $$game = boundless ] && players=200; \
-	  $(BIN)/python manage.py simulate --game $$game --shoes 1 --players $$players --seed 1 \
-	    --wrong-payout-rate 0.02 --cancel-rate 0.01 --out var/rounds/$$game && \
-	  $(BIN)/python manage.py replay var/rounds/$$game/*.json --game $$game --summary || exit 1; \
+	  $(BIN)/python manage.py simulate --game $$game --shoes 2 --players $$players --seed 1 \
+	    --wrong-payout-rate 0.03 --cancel-rate 0.02 --out var/rounds/$$game && \
+	  echo "$$game:" && $(BIN)/python manage.py ingest var/rounds/$$game/*.json --summary || exit 1; \
 	done
+	@echo "Look first at /rounds/?has_findings=true (compliance), /rounds/incidents/ (supervisor)"
+	@echo "and /limits/players/P1001/ (customer service)."
 	@echo "Pitboss demo: http://$(DEMO_ADDRESS)  (log in with a user printed above, e.g. supervisor / supervisor-demo)"
 	$(BIN)/python manage.py runserver $(DEMO_ADDRESS)
 

@@ -27,8 +27,8 @@ TABLES = [
 # The demo tables run their rule sheets' presets from the year the sheets were published, so
 # that the shared example rounds (and any simulated day) fall under version 1.
 RULES_PUBLISHED = datetime(2026, 1, 1, tzinfo=UTC)
-MAIN_RANGE = ("5.00", "2500.00")
-BEHIND_RANGE = ("1.00", "1000.00")
+MAIN_RANGE = ("2.50", "2500.00")
+BEHIND_RANGE = ("1.00", "20.00")
 SIDE_RANGE = ("0.50", "100.00")
 
 PLAYERS = [
@@ -40,6 +40,9 @@ PLAYERS = [
     ("T9001", "Trial visitor", "trial"),
     ("F9001", "Play-for-fun guest", "play_for_fun"),
 ]
+# Players of the simulated day (ids as rounds.engine.simulate names them) who asked for a lower
+# maximum: the bets they place above it show as breached limits.
+SELF_LIMITED = [("PDLX10002", "Fatima Haddad"), ("PBND10007", "Gustav Lind"), ("PCLS10003", "Hana Sato")]
 
 
 class Command(BaseCommand):
@@ -85,6 +88,21 @@ class Command(BaseCommand):
                     currency="EUR",
                     created_by=supervisor,
                     reason="Demo player",
+                )
+        for external_id, display_name in SELF_LIMITED:
+            if not Player.objects.filter(external_id=external_id).exists():
+                limited = player_create(
+                    external_id=external_id,
+                    display_name=display_name,
+                    currency="EUR",
+                    created_by=supervisor,
+                    reason="Demo player",
+                )
+                personal_limit_set(
+                    player=limited,
+                    max_stake=Decimal("10.00"),
+                    changed_by=supervisor,
+                    reason="Demo: the player asked for a maximum of 10.00",
                 )
         alice = Player.objects.get(external_id="P1001")
         if not alice.personal_limits.exists():

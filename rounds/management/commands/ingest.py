@@ -2,6 +2,7 @@
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
@@ -20,9 +21,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("files", nargs="+", type=Path)
+        parser.add_argument(
+            "--summary", action="store_true", help="one line of totals instead of a line per stored file"
+        )
 
-    def handle(self, *args, files, **options):
+    def handle(self, *args, files, summary, **options):
         failed = False
+        outcomes: Counter[str] = Counter()
+        findings: Counter[str] = Counter()
         for path in files:
             try:
                 document = json.loads(path.read_text(encoding="utf-8"))
@@ -42,9 +48,18 @@ class Command(BaseCommand):
             else:
                 round_ = result.round
                 what = "stored" if result.created else "already stored"
-                self.stdout.write(
-                    f"{path}: {what}: {round_.round_id} ({round_.status}, {round_.bet_count} bets, "
-                    f"{round_.finding_count} findings)"
-                )
+                outcomes[what] += 1
+                if result.created:
+                    findings.update(round_.findings.values_list("code", flat=True))
+                if not summary:
+                    self.stdout.write(
+                        f"{path}: {what}: {round_.round_id} ({round_.status}, {round_.bet_count} bets, "
+                        f"{round_.finding_count} findings)"
+                    )
+        if summary:
+            found = ", ".join(f"{code} {count}" for code, count in sorted(findings.items())) or "none"
+            self.stdout.write(
+                f"{outcomes['stored']} stored, {outcomes['already stored']} already stored; findings: {found}"
+            )
         if failed:
             sys.exit(REFUSED)
