@@ -412,9 +412,11 @@ def _limit_findings(
         return []
     findings = []
     seated = configuration.rule_set.seats is not None
+    refused_seats = set()
     for spot in record.spots:
         player = players[spot.player]
         if seated and spot.hands and not player.may_take_a_seat:
+            refused_seats.add(spot.spot)
             findings.append(
                 _finding(
                     "seat_not_allowed",
@@ -452,7 +454,7 @@ def _limit_findings(
             )
             ranges[key] = limit
         limit = ranges[key]
-        if limit.reasons and bet.kind == "main" and any(f["code"] == "seat_not_allowed" for f in findings):
+        if bet.kind == "main" and bet.spot in refused_seats:
             continue  # said once already, as the seat
         refusal = limit.refuses(bet.stake)
         if refusal:

@@ -378,3 +378,21 @@ def test_a_round_is_settled_by_the_configuration_in_force_when_it_was_played(dem
     round_ingest(document=after)
     assert "wrong_returned" in codes("CLS1-S0002-040")
     assert Round.objects.get(round_id="CLS1-S0002-040").configuration.version == 2
+
+
+def test_a_refused_seat_silences_only_its_own_seat_play(base):
+    from limits.services import player_create
+
+    trial, other = base["spots"][0], base["spots"][1]
+    player_create(external_id="PGBP1", currency="GBP")  # plays in GBP; the table is in EUR
+    for bet in base["bets"]:
+        if bet["player"] == trial["player"]:
+            bet["player"] = "T9001"
+        elif bet["player"] == other["player"]:
+            bet["player"] = "PGBP1"
+    trial["player"], other["player"] = "T9001", "PGBP1"
+    round_ingest(document=base)
+    assert Finding.objects.filter(code="seat_not_allowed", spot=trial["spot"]).count() == 1
+    assert not Finding.objects.filter(code="limit_breached", spot=trial["spot"], bet__kind="main").exists()
+    other_main = Finding.objects.get(code="limit_breached", spot=other["spot"], bet__kind="main")
+    assert "plays in GBP" in other_main.message
