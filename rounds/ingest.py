@@ -234,7 +234,7 @@ def _store(item: _Prepared, shoe: Shoe) -> Round:
         "configuration_id": configuration.pk if configuration else None,
         "document": item.document,
         "document_sha256": item.digest,
-        "cards_taken": " ".join(shoe_cards(record)),
+        "cards_taken": " ".join(record.physical_cards()),
         "players": len({b.player for b in record.bets} | {s.player for s in record.spots}),
         "bet_count": len(record.bets),
         "wagered": sum((b.wagered for b in record.bets), start=0),
@@ -498,7 +498,7 @@ def _shoe_findings(shoe: Shoe, record: RoundRecord, table: Table) -> list[dict]:
                 "the cut-card round that ends the shoe.",
             )
         )
-    taken = Counter(shoe_cards(record))
+    taken = Counter(record.physical_cards())
     counts = Counter(taken)
     limit = preset(table.game).decks
     for cards in Round.objects.filter(shoe=shoe).values_list("cards_taken", flat=True):
@@ -513,10 +513,3 @@ def _shoe_findings(shoe: Shoe, record: RoundRecord, table: Table) -> list[dict]:
                 )
             )
     return findings
-
-
-def shoe_cards(record: RoundRecord) -> list[str]:
-    """The physical cards a round took from the shoe (a shared deal's cards once)."""
-    if record.shared is not None:
-        return record.dealer + record.shared.initial + record.shared.draws
-    return record.dealer + [card for spot in record.spots for hand in spot.hands for card in hand.cards]

@@ -105,6 +105,12 @@ class RoundRecord:
     def cancelled(self) -> bool:
         return self.status == "cancelled"
 
+    def physical_cards(self) -> list[str]:
+        """The cards the round took from the shoe: a shared deal's cards once, not once per player."""
+        if self.shared is not None:
+            return self.dealer + self.shared.initial + self.shared.draws
+        return self.dealer + [card for spot in self.spots for hand in spot.hands for card in hand.cards]
+
 
 def parse_round(document: object, *, strict_cards: bool = False) -> RoundRecord:
     """The round in `document`; with strict_cards a card that does not exist is refused too."""

@@ -88,12 +88,6 @@ class _Replay:
 
     # --- cards ----------------------------------------------------------------------------
 
-    def physical_cards(self) -> list[str]:
-        record = self.record
-        if record.shared is not None:
-            return record.dealer + record.shared.initial + record.shared.draws
-        return record.dealer + [card for spot in record.spots for hand in spot.hands for card in hand.cards]
-
     def cards_exist(self) -> bool:
         record = self.record
         seen = set(record.dealer)
@@ -120,7 +114,7 @@ class _Replay:
 
     def check_card_counts(self):
         limit = self.rules.decks
-        for card, count in Counter(self.physical_cards()).items():
+        for card, count in Counter(self.record.physical_cards()).items():
             if count > limit:
                 self.find(
                     "card_count_exceeded",
