@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.db import connection, connections
+from django.db.models import Exists, OuterRef
 
 from limits.models import Player
 from rounds.engine.rules import preset
@@ -104,3 +105,47 @@ def test_concurrent_resends_of_one_round_store_it_once():
     assert sorted(outcomes) == [False] * 5 + [True]
     assert Round.objects.count() == 1
     assert Bet.objects.count() == len(document["bets"])
+
+
+def rows_pointing_nowhere() -> dict[str, int]:
+    """Rows whose link without a database constraint (models.ROUND_ROW_LINK) points at no row."""
+    found = {}
+    for model in (Spot, Hand, Bet, Finding):
+        for link in model._meta.concrete_fields:
+            if link.is_relation and not link.db_constraint:
+                target = link.related_model.objects.filter(pk=OuterRef(link.attname))
+                orphans = model.objects.exclude(**{f"{link.attname}__isnull": True}).exclude(Exists(target))
+                found[f"{model.__name__}.{link.name}"] = orphans.count()
+    return found
+
+
+@pytest.mark.django_db
+def test_every_round_row_points_at_a_stored_row():
+    call_command("seed_demo", stdout=io.StringIO())
+    for path in sorted(EXAMPLES.glob("*.json")):
+        round_ingest(document=json.loads(path.read_text()))
+    documents = simulate(
+        preset("boundless"),
+        table="BND1",
+        shoes=1,
+        players=200,
+        seed=11,
+        start=datetime(2026, 11, 28, 8, tzinfo=UTC),
+    )
+    for document in [next(documents) for _ in range(3)]:
+        document = json.loads(json.dumps(document))
+        document["bets"][0]["returned"] = "9999.00"  # a wrong payout: a finding on that bet
+        round_ingest(document=document)
+    assert Finding.objects.filter(bet__isnull=False).exists()  # bet links are checked too
+    counts = rows_pointing_nowhere()
+    assert set(counts) == {
+        "Spot.round",
+        "Spot.player",
+        "Hand.round",
+        "Hand.spot",
+        "Bet.round",
+        "Bet.player",
+        "Finding.round",
+        "Finding.bet",
+    }
+    assert counts == dict.fromkeys(counts, 0)
