@@ -295,21 +295,22 @@ class MainGame:
 
     def expected_gain(self) -> float:
         """Over every first three cards: the facilitator's first card and the player's two."""
-        size = self.shoe_size
-        gain = 0.0
-        for up in VALUES:
-            after_up = self.full_shoe - _ONE_CARD[up]
-            up_chance = _count(self.full_shoe, up) / size
-            for first in VALUES:
-                after_first = after_up - _ONE_CARD[first]
-                first_chance = _count(after_up, first) / (size - 1)
-                for second in range(first, TEN + 1):
-                    second_chance = _count(after_first, second) / (size - 2)
-                    orders = 1 if first == second else 2
-                    chance = orders * up_chance * first_chance * second_chance
-                    if chance:
-                        gain += chance * self.deal_value(up, first, second)
-        return gain
+        return sum(
+            self.deal_chance(up, first, second) * self.deal_value(up, first, second)
+            for up in VALUES
+            for first in VALUES
+            for second in range(first, TEN + 1)
+        )
+
+    def deal_chance(self, up: int, first: int, second: int) -> float:
+        """The chance that the facilitator's first card and the player's two cards (either order) have
+        these values."""
+        shoe, size, chance = self.full_shoe, self.shoe_size, 1.0
+        for value in (up, first, second):
+            chance *= _count(shoe, value) / size
+            shoe -= _ONE_CARD[value]
+            size -= 1
+        return chance if first == second else 2 * chance
 
     def deal_value(self, up: int, first: int, second: int) -> float:
         """The expected gain of a deal, before the facilitator checks for blackjack."""

@@ -1,0 +1,62 @@
+"""python manage.py odds GAME|TABLE_CODE [--json]: the theoretical RTP of a game or of a table's rules."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from rounds.engine.odds import Odds, theoretical_odds
+from rounds.engine.rules import GAMES, RuleSet, preset
+from tables.models import Table
+from tables.selectors import configuration_in_force
+
+
+class Command(BaseCommand):
+    help = (
+        "Print the theoretical RTP of every bet kind and the probability of every side-option pattern, "
+        f"for a game's preset rules ({', '.join(GAMES)}) or for the configuration in force now at a table "
+        "(by its code)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("game_or_table", metavar="GAME|TABLE_CODE")
+        parser.add_argument("--json", action="store_true", dest="as_json", help="print one JSON object")
+
+    def handle(self, *args, game_or_table: str, as_json: bool, **options):
+        rules, source = rules_for(game_or_table)
+        odds = theoretical_odds(rules)
+        if as_json:
+            self.stdout.write(json.dumps(odds.to_dict()))
+        else:
+            self.stdout.write(readable(odds, rules, source))
+
+
+def rules_for(game_or_table: str) -> tuple[RuleSet, str]:
+    """The rules to price and a line saying where they come from."""
+    if game_or_table in GAMES:
+        return preset(game_or_table), f"the {game_or_table} preset"
+    table = Table.objects.filter(code=game_or_table.upper()).first()
+    if table is None:
+        raise CommandError(f"{game_or_table!r} is neither a game ({', '.join(GAMES)}) nor a table code.")
+    configuration = configuration_in_force(table)
+    if configuration is None:
+        raise CommandError(f"Table {table.code} has no configuration in force now.")
+    in_force = (
+        f"version {configuration.version}, in force since {configuration.valid_from:%Y-%m-%d %H:%M} UTC"
+    )
+    return configuration.rule_set, f"table {table.code} ({table.game}), configuration {in_force}"
+
+
+def readable(odds: Odds, rules: RuleSet, source: str) -> str:
+    lines = [f"Theoretical RTP of {source}", f"Main game: {odds.strategy}", ""]
+    lines.append(f"{'bet kind':<24}{'RTP %':>10}{'house edge %':>15}")
+    for kind, rtp in odds.rtp.items():
+        lines.append(f"{kind:<24}{rtp:>10}{odds.house_edge(kind):>15}")
+    for kind, probabilities in odds.patterns.items():
+        paytable = dict(rules.side_option(kind).paytable)
+        lines += ["", f"{kind:<24}{'probability':>16}{'1 in':>12}{'odds':>10}"]
+        for pattern, probability in probabilities.items():
+            one_in = f"{1 / probability:,.1f}" if probability else "never"
+            lines.append(f"  {pattern:<22}{float(probability):>16.10f}{one_in:>12}{paytable[pattern]:>8}:1")
+        no_win = 1 - sum(probabilities.values())
+        lines.append(f"  {'no win':<22}{float(no_win):>16.10f}")
+    return "\n".join(lines)

@@ -1,0 +1,65 @@
+"""python manage.py odds GAME|TABLE_CODE [--json]: a preset's or a table's theoretical RTP."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from rounds.engine.odds import theoretical_odds
+from rounds.engine.rules import preset
+from tables.services import configuration_change
+from tests import factories
+
+
+def run_odds(*args) -> str:
+    out = StringIO()
+    call_command("odds", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_it_prints_a_presets_odds_as_json():
+    printed = json.loads(run_odds("classic", "--json"))
+
+    assert printed == theoretical_odds(preset("classic")).to_dict()
+    kinds = ["main", "behind", "insurance", "perfect_pairs", "twenty_one_plus_three"]
+    assert list(printed) == [*kinds, "patterns", "strategy"]
+    assert printed["main"] == 99.3909
+
+
+def test_it_prints_a_readable_table_of_kinds_and_patterns():
+    printed = run_odds("classic")
+
+    assert "Theoretical RTP of the classic preset" in printed
+    assert "Total-dependent basic strategy" in printed
+    lines = [line.split() for line in printed.splitlines()]
+    assert ["main", "99.3909", "0.6091"] in lines
+    assert ["insurance", "92.5301", "7.4699"] in lines
+    assert ["perfect_pairs", "95.9036", "4.0964"] in lines
+    assert ["perfect_pair", "0.0168674699", "59.3", "25:1"] in lines  # 7/415
+    assert ["no", "win", "0.9253012048"] in lines  # 384/415
+
+
+def test_it_reads_the_configuration_in_force_at_a_table(db):
+    table = factories.table("DLX1")
+    paytable = {"mixed_pair": "6", "coloured_pair": "10", "perfect_pair": "30", "suited_trips": "50"}
+    configuration_change(
+        table=table,
+        changes={"side_options": {"pair": {"paytable": paytable}}},
+        changed_by=factories.user("supervisor"),
+        reason="a richer mixed pair",
+    )
+
+    printed = json.loads(run_odds("DLX1", "--json"))
+
+    # One more unit on a mixed pair (16/415) over the preset's 97.1154.
+    assert printed["pair"] == 100.9708
+    assert printed["main"] == 99.515
+    readable = run_odds("dlx1")
+    assert "table DLX1 (deluxe), configuration version 2, in force since" in readable
+    assert "6:1" in readable
+
+
+def test_an_unknown_game_or_table_is_refused_by_name(db):
+    with pytest.raises(CommandError, match="'XYZ9' is neither a game .* nor a table code"):
+        run_odds("XYZ9")
