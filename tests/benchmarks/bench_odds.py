@@ -1,0 +1,49 @@
+"""Theoretical odds: seconds for each side option and for the main game of each preset, on one core.
+
+Goals: each side option under 1 s, the main game under 1 minute. Every cache is cleared before each
+timing, so each figure is worked out from nothing.
+"""
+
+import time
+
+from rounds.engine.odds import clear_caches, main_game_rtp, side_option_odds
+from rounds.engine.rules import GAMES, preset
+
+GOAL_SIDE_OPTION_SECONDS = 1.0
+GOAL_MAIN_GAME_SECONDS = 60.0
+
+
+def timed(compute, *args):
+    clear_caches()
+    started = time.perf_counter()
+    result = compute(*args)
+    return result, time.perf_counter() - started
+
+
+def verdict(seconds: float, goal: float) -> str:
+    return "met" if seconds < goal else "NOT met"
+
+
+def main():
+    slowest_option = slowest_main_game = 0.0
+    for game in GAMES:
+        rules = preset(game)
+        for option in rules.side_options:
+            odds, seconds = timed(side_option_odds, rules, option.kind)
+            slowest_option = max(slowest_option, seconds)
+            print(f"   {game} {option.kind}: RTP {odds.rtp}% in {seconds:.2f} s")
+        rtp, seconds = timed(main_game_rtp, rules)
+        slowest_main_game = max(slowest_main_game, seconds)
+        print(f"   {game} main game: RTP {rtp}% in {seconds:.1f} s")
+    print(
+        f"   goal: each side option < {GOAL_SIDE_OPTION_SECONDS:.0f} s: "
+        f"{verdict(slowest_option, GOAL_SIDE_OPTION_SECONDS)} (slowest {slowest_option:.2f} s)"
+    )
+    print(
+        f"   goal: main game < {GOAL_MAIN_GAME_SECONDS:.0f} s: "
+        f"{verdict(slowest_main_game, GOAL_MAIN_GAME_SECONDS)} (slowest {slowest_main_game:.1f} s)"
+    )
+
+
+if __name__ == "__main__":
+    main()
