@@ -273,6 +273,7 @@ def _store(item: _Prepared, shoe: Shoe) -> Round:
             "returned",
             "computed_wagered",
             "computed_returned",
+            "computed_pattern",
             "options",
         ],
         [
@@ -287,6 +288,7 @@ def _store(item: _Prepared, shoe: Shoe) -> Round:
                 b.returned,
                 bets[b.bet_id].wagered,
                 bets[b.bet_id].returned,
+                bets[b.bet_id].pattern,
                 _bet_options(b),
             )
             for b in record.bets

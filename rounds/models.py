@@ -149,6 +149,9 @@ class Bet(models.Model):
     returned = money("returned (reported)")
     computed_wagered = money(null=True)
     computed_returned = money(null=True)
+    computed_pattern = models.CharField(
+        max_length=24, blank=True, help_text="The side option pattern the engine found paying, if any."
+    )
     options = models.JSONField(
         default=dict, blank=True, help_text="Play-behind choices, insurance of a bet behind."
     )

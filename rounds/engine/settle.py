@@ -7,7 +7,7 @@ from .document import BetRecord, RoundRecord
 from .hand import hand_total, is_natural
 from .play import PlayedHand, PlayedSpot
 from .rules import RuleSet
-from .sideoptions import side_option_returned
+from .sideoptions import side_option_returned, winning_pattern
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
@@ -22,6 +22,7 @@ def round_down(amount: Decimal) -> Decimal:
 class BetResult:
     wagered: Decimal | None
     returned: Decimal | None
+    pattern: str = ""  # a side option's paying pattern, if it paid
 
 
 @dataclass(slots=True)
@@ -130,8 +131,9 @@ class Settlement:
         key = (bet.kind, bet.stake, player_cards)
         known = self._settled.get(key)
         if known is None:
+            winner = winning_pattern(option, player_cards or (), tuple(self.record.dealer))
             returned = side_option_returned(option, bet.stake, player_cards or (), tuple(self.record.dealer))
-            known = self._settled[key] = BetResult(bet.stake, returned)
+            known = self._settled[key] = BetResult(bet.stake, returned, winner[0] if winner else "")
         return known
 
     def player_cards(self, spot_id: str) -> tuple[str, str] | None:

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.db.models import F
 from django.utils import timezone
 
 from limits.models import Player
 from limits.services import personal_limit_set
+from rounds.engine.rules import SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
 from rounds.models import Bet, Finding, Hand, Incident, Round, Shoe, Spot
 from tables.models import Table
@@ -80,6 +82,20 @@ def test_each_example_stores_with_no_finding_and_the_reported_amounts(demo, path
         assert row.computed_wagered == row.wagered == Decimal(bet["wagered"])
         assert row.computed_returned == row.returned == Decimal(bet["returned"])
     assert stored.configuration.version == 1
+
+
+def test_a_paying_side_option_keeps_the_pattern_it_paid_for(demo):
+    for path in sorted(EXAMPLES.glob("*.json")):
+        round_ingest(document=json.loads(path.read_text()))
+    side_bets = Bet.objects.filter(kind__in=SIDE_OPTION_KINDS)
+    won = side_bets.filter(computed_returned__gt=F("computed_wagered"))
+    assert won.exists() and side_bets.filter(computed_returned=0).exists()
+    for bet in side_bets:  # a refund (a cancelled round) returns the stake and pays no pattern
+        if bet.computed_returned > bet.computed_wagered:
+            assert bet.computed_pattern in SIDE_OPTION_PATTERNS[bet.kind], bet.bet_id
+        else:
+            assert bet.computed_pattern == "", bet.bet_id
+    assert not Bet.objects.exclude(kind__in=SIDE_OPTION_KINDS).exclude(computed_pattern="").exists()
 
 
 def test_the_command_stores_all_seven_and_then_finds_them_stored(demo, capsys):
