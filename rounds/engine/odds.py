@@ -12,7 +12,10 @@ and insurance figures are exact fractions.
 The main game is the expected return of the main bet when every decision is the engine's total-dependent
 basic strategy (`strategy.basic_strategy`, with the table's strategy changes), as the engine auto-plays,
 and insurance is never taken. Every card seen is removed from the shoe: the player's cards, the
-facilitator's first card, each card drawn. At a hole-card table a facilitator blackjack ends the round at
+facilitator's first card, each card drawn. The rules are the engine's: doubles as `rules.double` and
+`double_after_split` allow, one split only (by value or rank as `split_match` says) with one card to each
+split ace, a split ace and a ten are 21 and no blackjack, a hand stands at 21 and at the card limit,
+surrender against a first card of 2-9 only. At a hole-card table a facilitator blackjack ends the round at
 once (the player loses the original stake only, or pushes a blackjack); without a hole card it also takes
 doubled and split stakes.
 
@@ -241,10 +244,18 @@ def facilitator_final_hands(decks: int, stands_on_soft_17: bool = True) -> dict[
 
 
 def _facilitator_stops(hand: tuple[int, ...], stands_on_soft_17: bool) -> bool:
-    hard = sum(hand)
-    soft = ACE in hand and hard <= 11
+    return _facilitator_final_total(sum(hand), ACE in hand, stands_on_soft_17) is not None
+
+
+def _facilitator_final_total(hard: int, has_ace: bool, stands_on_soft_17: bool) -> int | None:
+    """The total a facilitator hand of `hard` (aces as 1) stops at (over 21: bust); None while it draws."""
+    if hard > 21:
+        return hard
+    soft = has_ace and hard <= 11
     total = hard + 10 if soft else hard
-    return total > 17 or (total == 17 and (stands_on_soft_17 or not soft))
+    if total > 17 or (total == 17 and (stands_on_soft_17 or not soft)):
+        return total
+    return None
 
 
 # --- the main game ----------------------------------------------------------------------------
@@ -266,8 +277,9 @@ def main_game_expected_gain(rules: RuleSet) -> float:
 _BITS = 8
 _MASK = (1 << _BITS) - 1
 _ONE_CARD = {value: 1 << (_BITS * (value - 1)) for value in VALUES}
-_OUTCOMES = 7  # the facilitator's final 17, 18, 19, 20, 21, bust, blackjack
+# The facilitator's outcomes by index: a final 17, 18, 19, 20, 21 (0-4), a bust, a blackjack.
 _BUST, _BLACKJACK = 5, 6
+_DRAWN_OUTCOMES = 6  # what a facilitator who draws can end with: 17..21 or a bust
 
 
 def _count(shoe: int, value: int) -> int:
@@ -521,7 +533,7 @@ class MainGame:
         key = (shoe << 4) | up
         outcomes = self._outcomes.get(key)
         if outcomes is None:
-            sums = [0.0] * _OUTCOMES
+            sums = [0.0] * (_BLACKJACK + 1)
             for second in VALUES:
                 count = _count(shoe, second)
                 if not count:
@@ -537,7 +549,7 @@ class MainGame:
                     sums[final] += chance
                     continue
                 drawn = self._facilitator_draws(shoe - _ONE_CARD[second], cards_left - 1, hard, has_ace)
-                for index in range(6):
+                for index in range(_DRAWN_OUTCOMES):
                     sums[index] += chance * drawn[index]
             outcomes = self._outcomes[key] = tuple(sums)
         return outcomes
@@ -547,7 +559,7 @@ class MainGame:
         key = (shoe << 6) | (hard << 1) | has_ace
         chances = self._drawing.get(key)
         if chances is None:
-            sums = [0.0] * 6
+            sums = [0.0] * _DRAWN_OUTCOMES
             for drawn in VALUES:
                 count = _count(shoe, drawn)
                 if not count:
@@ -559,17 +571,14 @@ class MainGame:
                     sums[final] += chance
                     continue
                 further = self._facilitator_draws(shoe - _ONE_CARD[drawn], cards_left - 1, new_hard, ace)
-                for index in range(6):
+                for index in range(_DRAWN_OUTCOMES):
                     sums[index] += chance * further[index]
             chances = self._drawing[key] = tuple(sums)
         return chances
 
     def _final_outcome(self, hard: int, has_ace: bool) -> int | None:
         """The outcome index of a facilitator hand that stops (17..21 or bust); None while it must draw."""
-        if hard > 21:
-            return _BUST
-        soft = has_ace and hard <= 11
-        total = hard + 10 if soft else hard
-        if total > 17 or (total == 17 and (self.rules.dealer_stands_on_soft_17 or not soft)):
-            return total - 17
-        return None
+        total = _facilitator_final_total(hard, has_ace, self.rules.dealer_stands_on_soft_17)
+        if total is None:
+            return None
+        return _BUST if total > 21 else total - 17
