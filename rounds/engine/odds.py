@@ -343,7 +343,7 @@ class MainGame:
         if first != second or self.rules.max_splits < 1:
             return peeked + self._first_decision(shoe, cards_left, up, cards, can_split=False)
         if first == TEN and self.rules.split_match == "rank":
-            same_rank = self._same_ten_rank_chance(up)
+            same_rank = self._same_ten_rank_chance()
             return (
                 peeked
                 + same_rank * self._first_decision(shoe, cards_left, up, cards, can_split=True)
@@ -500,15 +500,11 @@ class MainGame:
     def _surrender_allowed(self, up: int) -> bool:
         return self.rules.surrender and 2 <= up <= 9
 
-    def _same_ten_rank_chance(self, up: int) -> float:
-        """Two ten-value cards of the same rank, given their values and the facilitator's first card."""
+    def _same_ten_rank_chance(self) -> float:
+        """Two ten-value cards of the same rank (T, J, Q, K), given their values. Whatever ten-value
+        card the facilitator shows, it takes from each rank alike, so it does not change this."""
         per_rank = 4 * self.rules.decks
-        tens = _TEN_VALUE_RANKS * per_rank
-        if up != TEN:
-            return (per_rank - 1) / (tens - 1)
-        # One rank has lost a card to the facilitator.
-        same = (per_rank - 1) * (per_rank - 2) + (_TEN_VALUE_RANKS - 1) * per_rank * (per_rank - 1)
-        return same / ((tens - 1) * (tens - 2))
+        return (per_rank - 1) / (_TEN_VALUE_RANKS * per_rank - 1)
 
     # --- the facilitator -------------------------------------------------------------------------
 

@@ -33,6 +33,14 @@ THREE_CARD_DRAWS = perm(SHOE_SIZE, 3)
 PRESET_OPTIONS = [(game, option.kind) for game, rules in PRESETS.items() for option in rules.side_options]
 
 
+def value_card(value: int) -> str:
+    return {1: "AS", 10: "TS"}.get(value, f"{value}S")
+
+
+def best_total(cards: tuple[int, ...]) -> int:
+    return hand_total([value_card(v) for v in cards])[0]
+
+
 def draws(count: int) -> Fraction:
     """A count of ordered three-card draws as a probability."""
     return Fraction(count, THREE_CARD_DRAWS)
@@ -139,14 +147,13 @@ def test_every_deal_of_three_cards_is_counted_once_and_each_suit_and_rank_equall
     assert set(by_player_suit.values()) == {2 * THREE_CARD_DRAWS // 4}
 
 
-def test_every_final_facilitator_hand_is_counted_once():
+def test_every_final_facilitator_hand_is_counted_once_and_stands_on_17_or_more():
     hands = facilitator_final_hands(DECKS)
 
     assert sum(hands.values()) == 1
-    assert all(
-        hand_total([f"{'A' if v == 1 else 'T' if v == 10 else v}S" for v in hand])[0] >= 17 for hand in hands
-    )
-    assert Fraction(0) not in hands.values()
+    assert all(best_total(hand) >= 17 for hand in hands)
+    # A blackjack stands at once: an ace and a ten-value card, in either order.
+    assert hands[(1, 10)] == Fraction(2 * 32 * 128, SHOE_SIZE * (SHOE_SIZE - 1))
 
 
 # --- side options: a changed paytable -------------------------------------------------------------
@@ -265,51 +272,52 @@ def test_a_monte_carlo_of_the_side_option_agrees_within_its_standard_error(game,
 # tables are given the facilitator has no blackjack; the probability column is that of the deal and no
 # facilitator blackjack.
 
-WIZARD_ACE_UP = {
-    # 1ds17r4: 1 deck, stands on soft 17, hole card. (player's cards): (stand, double, probability)
-    (1, True, True): {
-        (2, 1): (-0.661732, -0.593281, 0.00048758),
-        (3, 2): (-0.659375, -1.318751, 0.00065011),
-        (4, 1): (-0.658818, -0.619882, 0.00048758),
-        (5, 4): (-0.654533, -0.395771, 0.00065011),
-        (6, 1): (-0.482815, -0.527213, 0.00048758),
-        (6, 4): (-0.636118, 0.048615, 0.00065011),
-        (6, 5): (-0.634013, 0.240259, 0.00065011),
-        (7, 1): (-0.101015, -0.357778, 0.00048758),
-    },
-    # 5ds17r4: 5 decks, stands on soft 17, hole card.
-    (5, True, True): {
-        (2, 1): (-0.666073, -0.618525, 0.00060255),
-        (3, 2): (-0.665509, -1.331019, 0.00063426),
-        (5, 4): (-0.664220, -0.425176, 0.00063426),
-        (6, 4): (-0.661223, -0.002174, 0.00063426),
-        (6, 5): (-0.660850, 0.133896, 0.00063426),
-    },
-    # euro-8dh17r4: 8 decks, hits soft 17, no hole card (a blackjack takes doubled stakes too).
-    (8, False, False): {
-        (2, 1): (-0.722307, -1.024082, 0.00061298),
-        (4, 3): (-0.721595, -1.369253, 0.00063275),
-        (6, 4): (-0.721150, -0.639456, 0.00063275),
-        (6, 5): (-0.721201, -0.537869, 0.00063275),
-        (7, 1): (-0.465508, -0.908247, 0.00061298),
-    },
+WIZARD_TABLES = {
+    # page: (changes to the Deluxe rules, {player's cards: (stand, double, probability)})
+    "1ds17r4": (  # 1 deck, stands on soft 17, hole card
+        {"decks": 1},
+        {
+            (2, 1): (-0.661732, -0.593281, 0.00048758),
+            (3, 2): (-0.659375, -1.318751, 0.00065011),
+            (4, 1): (-0.658818, -0.619882, 0.00048758),
+            (5, 4): (-0.654533, -0.395771, 0.00065011),
+            (6, 1): (-0.482815, -0.527213, 0.00048758),
+            (6, 4): (-0.636118, 0.048615, 0.00065011),
+            (6, 5): (-0.634013, 0.240259, 0.00065011),
+            (7, 1): (-0.101015, -0.357778, 0.00048758),
+        },
+    ),
+    "5ds17r4": (  # 5 decks, stands on soft 17, hole card
+        {"decks": 5},
+        {
+            (2, 1): (-0.666073, -0.618525, 0.00060255),
+            (3, 2): (-0.665509, -1.331019, 0.00063426),
+            (5, 4): (-0.664220, -0.425176, 0.00063426),
+            (6, 4): (-0.661223, -0.002174, 0.00063426),
+            (6, 5): (-0.660850, 0.133896, 0.00063426),
+        },
+    ),
+    "euro-8dh17r4": (  # 8 decks, hits soft 17, no hole card: a blackjack takes doubled stakes too
+        {"dealer_stands_on_soft_17": False, "hole_card": False},
+        {
+            (2, 1): (-0.722307, -1.024082, 0.00061298),
+            (4, 3): (-0.721595, -1.369253, 0.00063275),
+            (6, 4): (-0.721150, -0.639456, 0.00063275),
+            (6, 5): (-0.721201, -0.537869, 0.00063275),
+            (7, 1): (-0.465508, -0.908247, 0.00061298),
+        },
+    ),
 }
 
 
-@pytest.mark.parametrize(("decks", "stands_on_soft_17", "hole_card"), list(WIZARD_ACE_UP))
-def test_stand_and_double_against_an_ace_match_the_published_exact_values(
-    decks, stands_on_soft_17, hole_card
-):
-    rules = preset("deluxe").with_changes(
-        {"decks": decks, "dealer_stands_on_soft_17": stands_on_soft_17, "hole_card": hole_card}
-    )
+@pytest.mark.parametrize("page", WIZARD_TABLES)
+def test_stand_and_double_against_an_ace_match_the_published_exact_values(page):
+    changes, hands = WIZARD_TABLES[page]
+    rules = preset("deluxe").with_changes(changes)
     game = MainGame(rules)
-    tens_left = 16 * decks
-    for (first, second), (stand, double, probability) in WIZARD_ACE_UP[
-        decks, stands_on_soft_17, hole_card
-    ].items():
+    no_blackjack = 1 - 16 * rules.decks / (52 * rules.decks - 3)  # ten-value cards left after three
+    for (first, second), (stand, double, probability) in hands.items():
         values = game.first_decision_values(1, first, second)
-        no_blackjack = 1 - tens_left / (52 * decks - 3)
 
         assert values["stand"] == pytest.approx(stand, abs=5e-7)
         assert values["double"] == pytest.approx(double, abs=5e-7)
@@ -319,14 +327,6 @@ def test_stand_and_double_against_an_ace_match_the_published_exact_values(
 # --- the main game: literal enumerations -----------------------------------------------------------
 # Independent of odds.py's shortcuts: the hole card is dealt before the player's cards and conditioned on
 # literally, and both split hands are played in dealing order with the facilitator drawing after them.
-
-
-def value_card(value: int) -> str:
-    return {1: "AS", 10: "TS"}.get(value, f"{value}S")
-
-
-def best_total(cards: tuple[int, ...]) -> int:
-    return hand_total([value_card(v) for v in cards])[0]
 
 
 def draw_from(shoe: tuple[int, ...]):
@@ -439,6 +439,18 @@ def test_a_one_deck_deal_played_out_literally_has_the_same_value(up, first, seco
     assert MainGame(rules).first_decision_values(up, first, second)[action] == pytest.approx(
         literal_value(rules, up, first, second, action), abs=1e-12
     )
+
+
+def test_ten_value_pairs_split_by_rank_only_when_both_cards_are_of_one_rank():
+    split_tens = {"strategy_overrides": {"pairT": {"6": "split"}}}  # a strategy table change
+    by_rank = preset("multiplayer").with_changes(split_tens)
+    by_value = by_rank.with_changes({"split_match": "value"})
+    stand = MainGame(preset("multiplayer")).deal_value(6, 10, 10)
+    split = MainGame(by_value).deal_value(6, 10, 10)
+
+    # T-T, J-J, Q-Q or K-K: 31 of the 127 other ten-value cards share the first card's rank.
+    assert split != stand
+    assert MainGame(by_rank).deal_value(6, 10, 10) == pytest.approx(31 / 127 * split + 96 / 127 * stand)
 
 
 # --- the main game: each preset ------------------------------------------------------------------------
