@@ -1,14 +1,16 @@
 """python manage.py odds GAME|TABLE_CODE [--json]: a preset's or a table's theoretical RTP."""
 
 import json
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from rounds.engine.odds import theoretical_odds
 from rounds.engine.rules import preset
-from tables.services import configuration_change
+from tables.services import configuration_change, table_create
 from tests import factories
 
 
@@ -63,3 +65,18 @@ def test_it_reads_the_configuration_in_force_at_a_table(db):
 def test_an_unknown_game_or_table_is_refused_by_name(db):
     with pytest.raises(CommandError, match="'XYZ9' is neither a game .* nor a table code"):
         run_odds("XYZ9")
+
+
+def test_a_table_without_a_configuration_in_force_is_refused(db):
+    table_create(
+        code="CLS9",
+        name="Table CLS9",
+        game="classic",
+        currency="EUR",
+        studio="Studio A",
+        created_by=factories.user("supervisor"),
+        first_version_from=timezone.now() + timedelta(days=1),
+    )
+
+    with pytest.raises(CommandError, match="Table CLS9 has no configuration in force now"):
+        run_odds("CLS9")
