@@ -1,5 +1,6 @@
 """Tables, their versioned rule configurations, and the game availability log."""
 
+from decimal import Decimal
 from functools import cached_property
 
 from django.conf import settings
@@ -90,3 +91,35 @@ class TableStatusChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table.code}: {self.from_status} → {self.to_status}"
+
+
+class ConfigurationOdds(models.Model):
+    """The theoretical RTP of one configuration version, worked out once by `rounds.engine.odds`.
+
+    `figures` is `{"rtp": {kind: "99.5150"}, "patterns": {kind: {pattern: probability}}, "strategy":
+    "..."}`: RTPs in percent as decimal strings. A version's rules never change, so neither do these.
+    """
+
+    configuration = models.OneToOneField(TableConfiguration, on_delete=models.PROTECT, related_name="odds")
+    rules_sha256 = models.CharField(max_length=64, db_index=True, help_text="Digest of the rules worked on.")
+    figures = models.JSONField()
+    computed_at = models.DateTimeField(auto_now_add=True)
+    seconds = models.FloatField(help_text="How long the computation took (0 when copied).")
+    copied_from = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The version with the same rules whose figures these are.",
+    )
+
+    class Meta:
+        verbose_name_plural = "configuration odds"
+
+    def __str__(self) -> str:
+        return f"Odds of {self.configuration}"
+
+    def rtp(self, kind: str) -> Decimal | None:
+        value = self.figures["rtp"].get(kind)
+        return None if value is None else Decimal(value)

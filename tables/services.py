@@ -12,6 +12,7 @@ from rounds.engine.rules import RuleError, preset
 
 from .choices import Currency, Game, TableStatus
 from .models import Table, TableConfiguration, TableStatusChange
+from .odds import configuration_odds_schedule
 
 # Checks another app adds (apps depend downwards: tables never imports them). Each is called as
 # `guard(table, new_status)` before a status change and returns a message to refuse it, or None.
@@ -48,7 +49,7 @@ def table_create(
     table._change_reason = reason
     with refused_when_taken("code", f"The code {code} is already taken."):
         table.save()
-    TableConfiguration.objects.create(
+    first = TableConfiguration.objects.create(
         table=table,
         version=1,
         valid_from=first_version_from or timezone.now(),
@@ -56,6 +57,7 @@ def table_create(
         reason=reason,
         created_by=created_by,
     )
+    configuration_odds_schedule(first)
     return table
 
 
@@ -121,7 +123,7 @@ def configuration_change(
         raise ValidationError({f"rules.{error.field}": error.message}) from None
     if rules == latest.rule_set:
         raise ValidationError({"rules": "Nothing changes: the rules are those of the current version."})
-    return TableConfiguration.objects.create(
+    configuration = TableConfiguration.objects.create(
         table=table,
         version=latest.version + 1,
         valid_from=valid_from,
@@ -129,6 +131,8 @@ def configuration_change(
         reason=reason,
         created_by=changed_by,
     )
+    configuration_odds_schedule(configuration)
+    return configuration
 
 
 @transaction.atomic

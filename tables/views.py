@@ -28,7 +28,8 @@ from .forms import (
     TableUpdateForm,
     pattern_label,
 )
-from .models import Table, TableConfiguration
+from .models import ConfigurationOdds, Table, TableConfiguration
+from .odds import rtp_lines
 from .tables import TableTable
 from .templatetags.pitboss import odds_text
 
@@ -67,19 +68,22 @@ class TableMixin(LoginRequiredMixin, PermissionRequiredMixin):
         return super().get_context_data(**kwargs)
 
 
-def describe_rules(rule_set) -> dict:
-    """A configuration in words, for the detail page."""
+def describe_rules(rule_set, patterns: dict | None = None) -> dict:
+    """A configuration in words, for the detail page; `patterns` are the stored pattern
+    probabilities of its theoretical odds, when known."""
     side_options = []
     for option in rule_set.side_options:
+        chances = (patterns or {}).get(option.kind, {})
         side_options.append(
             {
                 "label": SIDE_OPTION_LABELS.get(option.kind, option.kind),
                 "max_round": option.max_round,
                 "lines": [
-                    (pattern_label(pattern), odds_text(odds))
+                    (pattern_label(pattern), odds_text(odds), chances.get(pattern))
                     for pattern in SIDE_OPTION_PATTERNS[option.kind]
                     if (odds := option.odds(pattern)) is not None
                 ],
+                "with_chances": bool(chances),
             }
         )
     return {
@@ -122,9 +126,12 @@ class TableDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
             .select_related("history_user")
             .order_by("-history_date", "-history_id")
         )
+        odds = ConfigurationOdds.objects.filter(configuration=in_force).first() if in_force else None
         context.update(
             configuration=in_force,
-            rules=describe_rules(in_force.rule_set) if in_force else None,
+            odds=odds,
+            rtp_lines=rtp_lines(odds) if odds else None,
+            rules=describe_rules(in_force.rule_set, odds and odds.figures["patterns"]) if in_force else None,
             pending=[(v, describe_rules(v.rule_set)) for v in pending],
             versions=versions,
             limit_rows=limit_rows,

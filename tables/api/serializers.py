@@ -50,10 +50,27 @@ class TableConfigurationSerializer(serializers.ModelSerializer):
     table = serializers.CharField(source="table.code", read_only=True)
     rules = serializers.JSONField(read_only=True, help_text="The rule set as stored (RuleSet.to_dict).")
     created_by = serializers.CharField(source="created_by.username", read_only=True)
+    theoretical = serializers.JSONField(
+        source="odds.figures",
+        read_only=True,
+        allow_null=True,
+        help_text='The version\'s theoretical RTP, null until worked out: {"rtp": {kind: "99.5150"}, '
+        '"patterns": {side option: {pattern: probability}}, "strategy": "..."}.',
+    )
 
     class Meta:
         model = TableConfiguration
-        fields = ["id", "table", "version", "valid_from", "rules", "reason", "created_by", "created_at"]
+        fields = [
+            "id",
+            "table",
+            "version",
+            "valid_from",
+            "rules",
+            "reason",
+            "created_by",
+            "created_at",
+            "theoretical",
+        ]
         read_only_fields = fields
 
 

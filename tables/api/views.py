@@ -89,7 +89,7 @@ class TableStatusChangeListView(TableNestedMixin, generics.ListAPIView):
 class TableConfigurationListView(TableNestedMixin, generics.ListAPIView):
     """A table's configuration versions, newest first; POST makes a new version."""
 
-    queryset = TableConfiguration.objects.select_related("table", "created_by")
+    queryset = TableConfiguration.objects.select_related("table", "created_by", "odds")
     serializer_class = TableConfigurationSerializer
     filterset_class = TableConfigurationFilterSet
     ordering_fields = ["version", "valid_from"]
@@ -106,7 +106,7 @@ class TableConfigurationListView(TableNestedMixin, generics.ListAPIView):
 class TableConfigurationViewSet(viewsets.ReadOnlyModelViewSet):
     """Every table's configuration versions (filters as on the configurations page)."""
 
-    queryset = TableConfiguration.objects.select_related("table", "created_by")
+    queryset = TableConfiguration.objects.select_related("table", "created_by", "odds")
     serializer_class = TableConfigurationSerializer
     filterset_class = TableConfigurationFilterSet
     ordering_fields = ["version", "valid_from", "created_at"]

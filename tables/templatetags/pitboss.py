@@ -52,3 +52,13 @@ def utc(moment):
     return format_html(
         '<time datetime="{}">{}</time>', moment.isoformat() if moment else "", utc_text(moment)
     )
+
+
+@register.filter
+def chance(probability):
+    """0.0746987 -> "7.4699 % (1 in 13.4)": a pattern's probability as a percentage and odds against."""
+    if probability is None:
+        return "—"
+    if probability <= 0:
+        return "0 %"
+    return f"{probability * 100:.4f} % (1 in {1 / probability:,.1f})"

@@ -1,0 +1,128 @@
+"""A configuration version's theoretical RTP: worked out by a Celery task when the version is
+committed, kept with it, never worked out again, and shown on the table page and in the API."""
+
+import time
+from decimal import Decimal
+
+import pytest
+from django.db import connections
+from django.urls import reverse
+
+from rounds.engine.odds import theoretical_odds
+from tables.models import ConfigurationOdds, TableConfiguration
+from tables.services import configuration_change
+from tables.tasks import configuration_odds
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+RICHER_PAIR = {"mixed_pair": 6, "coloured_pair": 10, "perfect_pair": 30, "suited_trips": 50}
+
+
+@pytest.fixture
+def deluxe(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        return factories.table("DLX1")
+
+
+def test_a_new_table_gets_its_figures_from_the_task(deluxe):
+    kept = ConfigurationOdds.objects.get(configuration__table=deluxe)
+    expected = theoretical_odds(kept.configuration.rule_set)
+    assert kept.figures["rtp"] == {kind: str(rtp) for kind, rtp in expected.rtp.items()}
+    assert set(kept.figures["rtp"]) == {"main", "behind", "insurance", "pair"}
+    # A perfect pair pays 30:1 unless the facilitator's first card makes suited trips (50:1).
+    assert kept.figures["patterns"]["pair"]["perfect_pair"] == pytest.approx(7 / 415 * 408 / 414)
+    assert "basic strategy" in kept.figures["strategy"]
+    assert kept.rtp("main") == expected.rtp["main"] and kept.copied_from is None
+
+
+def test_figures_are_never_worked_out_twice_for_a_version(deluxe):
+    kept = ConfigurationOdds.objects.get(configuration__table=deluxe)
+    again = configuration_odds.delay(kept.configuration_id).get()
+    assert again["rtp"] == kept.figures["rtp"]
+    assert ConfigurationOdds.objects.count() == 1
+    assert ConfigurationOdds.objects.get().computed_at == kept.computed_at
+
+
+def test_a_changed_paytable_gets_figures_of_its_own(deluxe, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        version = configuration_change(
+            table=deluxe,
+            changes={"side_options": {"pair": {"paytable": RICHER_PAIR}}},
+            changed_by=factories.user("supervisor"),
+            reason="richer pair",
+        )
+    first, second = (
+        ConfigurationOdds.objects.get(configuration__version=v).figures for v in (1, version.version)
+    )
+    assert first["rtp"]["main"] == second["rtp"]["main"]  # the main game did not change
+    assert Decimal(second["rtp"]["pair"]) > Decimal(first["rtp"]["pair"])
+    assert set(second["patterns"]["pair"]) == set(RICHER_PAIR)
+
+
+def test_a_version_with_the_rules_of_another_takes_its_figures(deluxe, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        other = factories.table("DLX2", game="deluxe")
+    copied = ConfigurationOdds.objects.get(configuration__table=other)
+    original = ConfigurationOdds.objects.get(configuration__table=deluxe)
+    assert copied.copied_from == original and copied.seconds == 0
+    assert copied.figures == original.figures
+
+
+def test_the_table_page_shows_each_kind_with_its_house_edge(client, deluxe):
+    client.force_login(factories.user("compliance"))
+    page = client.get(reverse("tables:table_detail", args=["DLX1"])).content.decode()
+    kept = ConfigurationOdds.objects.get(configuration__table=deluxe)
+    main = kept.rtp("main")
+    assert "Theoretical RTP" in page
+    assert f"{main} %" in page and f"{100 - main} %" in page
+    assert "99.53 %" in page  # Deluxe's published figure
+    assert f"{main - Decimal('99.53'):+.4f} pp" in page
+    assert "differs by more than 0.05 pp" not in page
+    assert f"{kept.rtp('pair')} %" in page and "1 in 60.2" in page  # perfect pair: 7/415 × 408/414
+
+
+def test_a_figure_far_from_the_published_one_is_flagged(client):
+    table = factories.table("DLX1")  # no commit here: no task ran
+    configuration = TableConfiguration.objects.get(table=table)
+    client.force_login(factories.user("supervisor"))
+    url = reverse("tables:table_detail", args=["DLX1"])
+    assert "Being worked out" in client.get(url).content.decode()
+    ConfigurationOdds.objects.create(
+        configuration=configuration,
+        rules_sha256="x" * 64,
+        figures={"rtp": {"main": "99.4500", "behind": "99.4500"}, "patterns": {}, "strategy": "test"},
+        seconds=1.0,
+    )
+    page = client.get(url).content.decode()
+    assert "-0.0800 pp" in page and "differs by more than 0.05 pp" in page
+
+
+def test_the_api_gives_a_version_its_figures(client, deluxe):
+    client.force_login(factories.user("compliance"))
+    response = client.get(reverse("api:table-configurations", args=["DLX1"]))
+    assert response.status_code == 200, response.content
+    (version,) = response.json()["results"]
+    assert version["theoretical"]["rtp"] == ConfigurationOdds.objects.get().figures["rtp"]
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_works_out_a_new_versions_figures():
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    assert app.conf.task_always_eager is False
+    with start_worker(app, perform_ping_check=False, shutdown_timeout=30):
+        table = factories.table("BND1")  # committed: the task goes through the broker
+        deadline = time.monotonic() + 180
+        while not ConfigurationOdds.objects.filter(configuration__table=table).exists():
+            assert time.monotonic() < deadline, "the worker did not keep the figures in 3 minutes"
+            time.sleep(0.5)
+    kept = ConfigurationOdds.objects.get(configuration__table=table)
+    assert kept.figures["rtp"]["main"] == str(theoretical_odds(kept.configuration.rule_set).rtp["main"])
+    assert set(kept.figures["patterns"]) == {"pair", "bust_bonus", "lucky_trio", "poker_trio"}
+    connections.close_all()
