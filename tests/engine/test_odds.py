@@ -325,8 +325,9 @@ def test_stand_and_double_against_an_ace_match_the_published_exact_values(page):
 
 
 # --- the main game: literal enumerations -----------------------------------------------------------
-# Independent of odds.py's shortcuts: the hole card is dealt before the player's cards and conditioned on
-# literally, and both split hands are played in dealing order with the facilitator drawing after them.
+# Independent of odds.py's shortcuts: a hole card is dealt before the player's cards and conditioned on
+# literally, both split hands are played in dealing order, and the facilitator draws after them (without a
+# hole card, the second card too, and a blackjack then takes every stake).
 
 
 def draw_from(shoe: tuple[int, ...]):
@@ -351,7 +352,7 @@ def facilitator_totals(shoe: tuple[int, ...], hard: int, has_ace: bool) -> tuple
 
 
 def literal_value(rules, up: int, first: int, second: int, first_action: str) -> float:
-    """The deal played out in dealing order, given the facilitator has no blackjack (hole-card table)."""
+    """The deal played out in dealing order; at a hole-card table, given the facilitator has no blackjack."""
     shoe = [4 * rules.decks] * 9 + [16 * rules.decks]
     for value in (up, first, second):
         shoe[value - 1] -= 1
@@ -374,8 +375,7 @@ def literal_value(rules, up: int, first: int, second: int, first_action: str) ->
     def play(shoe, hole, hands, current, after_split):
         """`hands`: ((cards, stake), ...); the hands from `current` on still take cards."""
         if current == len(hands):
-            dealer = facilitator_totals(shoe, up + hole, 1 in (up, hole))
-            return sum(chance * settle(hands, final) for final, chance in dealer)
+            return facilitator_settles(shoe, hole, hands)
         cards, stake = hands[current]
         action = "hit" if len(cards) == 1 else decide(cards, after_split)
         if len(cards) == 2 and after_split and cards[0] == 1:
@@ -394,6 +394,18 @@ def literal_value(rules, up: int, first: int, second: int, first_action: str) ->
             )
         return value
 
+    def facilitator_settles(shoe, hole, hands):
+        if hole is None:  # no hole card: the second card comes now
+            value = 0.0
+            for second, chance, rest in draw_from(shoe):
+                if {up, second} == {1, 10}:
+                    value -= chance * sum(stake for _, stake in hands)
+                else:
+                    value += chance * facilitator_settles(rest, second, hands)
+            return value
+        dealer = facilitator_totals(shoe, up + hole, 1 in (up, hole))
+        return sum(chance * settle(hands, final) for final, chance in dealer)
+
     def settle(hands, dealer_total):
         result = 0.0
         for cards, stake in hands:
@@ -404,37 +416,45 @@ def literal_value(rules, up: int, first: int, second: int, first_action: str) ->
                 result += stake
         return result
 
+    def player_value(shoe, hole):
+        if first_action == "hit":
+            return sum(
+                chance * play(rest, hole, (((first, second, drawn), 1),), 0, False)
+                for drawn, chance, rest in draw_from(shoe)
+            )
+        if first_action == "double":
+            return sum(
+                chance * play(rest, hole, (((first, second, drawn), 2),), 1, False)
+                for drawn, chance, rest in draw_from(shoe)
+            )
+        if first_action == "split":
+            return play(shoe, hole, (((first,), 1), ((second,), 1)), 0, True)
+        return play(shoe, hole, (((first, second), 1),), 0, False)
+
+    if not rules.hole_card:
+        return player_value(tuple(shoe), None)
     total_value = no_blackjack = 0.0
     for hole, chance, rest in draw_from(tuple(shoe)):
-        if {up, hole} == {1, 10}:
-            continue
-        no_blackjack += chance
-        if first_action == "split":
-            hands = (((first,), 1), ((second,), 1))
-        else:
-            hands = (((first, second), 1),)
-        after_split = first_action == "split"
-        if first_action == "hit":
-            inner = 0.0
-            for drawn, draw_chance, after in draw_from(rest):
-                inner += draw_chance * play(after, hole, (((first, second, drawn), 1),), 0, False)
-        else:
-            inner = play(rest, hole, hands, 0, after_split)
-        total_value += chance * inner
+        if {up, hole} != {1, 10}:
+            no_blackjack += chance
+            total_value += chance * player_value(rest, hole)
     return total_value / no_blackjack
 
 
 @pytest.mark.parametrize(
-    ("up", "first", "second", "action"),
+    ("game", "up", "first", "second", "action"),
     [
-        (10, 1, 1, "split"),  # split aces against a ten: the hole card is no ace
-        (6, 8, 8, "split"),  # with doubles after the split
-        (5, 9, 9, "split"),
-        (1, 10, 6, "hit"),  # the hole card is no ten, and the player hits on
+        ("deluxe", 10, 1, 1, "split"),  # split aces against a ten: the hole card is no ace
+        ("deluxe", 6, 8, 8, "split"),  # with doubles after the split
+        ("deluxe", 5, 9, 9, "split"),
+        ("deluxe", 1, 10, 6, "hit"),  # the hole card is no ten, and the player hits on
+        ("multiplayer", 10, 1, 1, "split"),  # no hole card: a blackjack takes both hands' stakes
+        ("multiplayer", 6, 9, 9, "split"),
+        ("multiplayer", 10, 5, 5, "double"),  # and the doubled stake
     ],
 )
-def test_a_one_deck_deal_played_out_literally_has_the_same_value(up, first, second, action):
-    rules = preset("deluxe").with_changes({"decks": 1})
+def test_a_one_deck_deal_played_out_literally_has_the_same_value(game, up, first, second, action):
+    rules = preset(game).with_changes({"decks": 1})
 
     assert MainGame(rules).first_decision_values(up, first, second)[action] == pytest.approx(
         literal_value(rules, up, first, second, action), abs=1e-12
