@@ -352,8 +352,9 @@ class MainGame:
         return peeked + self._first_decision(shoe, cards_left, up, cards, can_split=True)
 
     def first_decision_values(self, up: int, first: int, second: int) -> dict[str, float]:
-        """The expected gain of each first decision the rules allow on this deal, the hand then played by
-        the strategy; at a hole-card table, given that the facilitator has no blackjack."""
+        """The expected gain of each first decision the rules allow on this deal (any two ten-value cards
+        count as a pair here), the hand then played by the strategy; at a hole-card table, given that the
+        facilitator has no blackjack."""
         shoe = self.full_shoe - _ONE_CARD[up] - _ONE_CARD[first] - _ONE_CARD[second]
         cards_left = self.shoe_size - 3
         cards = tuple(sorted((first, second)))
