@@ -38,9 +38,19 @@ _VIEW_ALL = [
     "rounds.view_incidentnote",
     "rounds.view_refund",
 ]
+# The daily reports: their figures, runs and PDFs (compliance and supervisors).
+_REPORTS = [
+    "reports.view_reportrun",
+    "reports.view_dailyfigures",
+    "reports.view_dailytablesummary",
+    "reports.view_dailyexposure",
+    "reports.view_reportdocument",
+    "reports.run_report",
+]
 
 ROLE_PERMISSIONS = {
     SUPERVISOR: _VIEW_ALL
+    + _REPORTS
     + [
         "tables.add_table",
         "tables.change_table",
@@ -53,7 +63,7 @@ ROLE_PERMISSIONS = {
         "rounds.add_incidentnote",
         "rounds.decide_resettlement",
     ],
-    COMPLIANCE: _VIEW_ALL + ["rounds.review_round", "rounds.add_resettlement"],
+    COMPLIANCE: _VIEW_ALL + _REPORTS + ["rounds.review_round", "rounds.add_resettlement"],
     CUSTOMER_SERVICE: [
         "limits.view_player",
         "limits.add_player",

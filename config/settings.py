@@ -1,6 +1,7 @@
 """Pitboss settings. Everything that differs between machines comes from the environment
 (see README.md for the table); a bad value stops start-up with ImproperlyConfigured."""
 
+import os
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -118,6 +119,8 @@ USE_TZ = True
 # A gaming day runs from the cut-off to the next day's cut-off, in this time zone; reports state both.
 PITBOSS_GAMING_DAY_TIME_ZONE = env_timezone("PITBOSS_GAMING_DAY_TIME_ZONE", "Europe/Malta")
 PITBOSS_GAMING_DAY_CUTOFF = env_time("PITBOSS_GAMING_DAY_CUTOFF", "06:00")
+# Where the daily reports' PDFs are kept: <dir>/<day>/<report>-<day>.pdf.
+PITBOSS_REPORTS_DIR = Path(os.environ.get("PITBOSS_REPORTS_DIR") or VAR_DIR / "reports")
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
