@@ -181,3 +181,13 @@ else:
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+
+# Celery beat: every 15 minutes the task looks whether the last gaming day has closed and starts its
+# daily reports once (it decides; the schedule only has to come round soon after the cut-off).
+CELERY_BEAT_SCHEDULE = {
+    "daily-reports-when-day-closed": {
+        "task": "reports.tasks.daily_reports_when_day_closed",
+        "schedule": 15 * 60,
+        "options": {"expires": 14 * 60},  # no pile of them for a worker back from an outage
+    },
+}

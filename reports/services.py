@@ -1,0 +1,112 @@
+"""Every write to report runs: starting the daily job for a gaming day, and recording its outcome.
+
+The figures and PDFs themselves are written by the job's tasks (reports/tasks.py), which call
+reports.daily and reports.pdf; these services only keep each run's record: who or what started
+it, when, how long it took and how it ended.
+"""
+
+import logging
+from datetime import date, timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import connection, transaction
+from django.utils import timezone
+
+from .gaming_day import last_closed_gaming_day
+from .models import ReportRun, RunStatus, RunTrigger
+
+logger = logging.getLogger(__name__)
+
+# A run still "running" after this long lost its worker (acks_late redelivers a task, but not
+# forever): the next start for its day records it as failed instead of being refused for ever.
+RUN_ABANDONED_AFTER = timedelta(hours=2)
+# The first key of the PostgreSQL advisory lock that serialises starts for one day (the second is
+# the day); any fixed number no other code uses.
+DAY_LOCK_CLASS = 6001
+
+
+@transaction.atomic
+def report_run_start(*, day: date, trigger: str, started_by=None) -> ReportRun:
+    """Record a run of the daily job for a closed gaming day and queue the job once it commits.
+
+    Refused (ValidationError naming `day`) for a day that has not closed yet and for a day whose
+    figures a run is computing right now."""
+    if trigger not in RunTrigger.values:
+        raise ValidationError(
+            {"trigger": f"Unknown trigger {trigger!r}: one of {', '.join(RunTrigger.values)}."}
+        )
+    last_closed = last_closed_gaming_day()
+    if day > last_closed:
+        message = (
+            f"The gaming day {day.isoformat()} has not closed yet; the last closed one is {last_closed}."
+        )
+        raise ValidationError({"day": message})
+    _lock_day(day)
+    _abandoned_runs_fail(day)
+    running = ReportRun.objects.filter(day=day, status=RunStatus.RUNNING).first()
+    if running is not None:
+        raise ValidationError(
+            {"day": f"Run {running.pk} for {day.isoformat()} is still running; wait for it to finish."}
+        )
+    run = ReportRun.objects.create(
+        day=day,
+        trigger=trigger,
+        started_by=started_by,
+        time_zone=settings.PITBOSS_GAMING_DAY_TIME_ZONE,
+        cutoff=settings.PITBOSS_GAMING_DAY_CUTOFF,
+    )
+    transaction.on_commit(lambda: _job_dispatch(run.pk))
+    return run
+
+
+def report_run_tables_set(*, run_id: int, tables: int) -> None:
+    ReportRun.objects.filter(pk=run_id).update(tables=tables)
+
+
+def report_run_finish(*, run_id: int) -> bool:
+    """Mark a running run succeeded. False when it had already ended (a failed table task)."""
+    ended = ReportRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
+        status=RunStatus.SUCCEEDED, finished_at=timezone.now(), error=""
+    )
+    return bool(ended)
+
+
+def report_run_fail(*, run_id: int, error: str) -> bool:
+    """Mark a running run failed with `error`. The first failure is kept: when several table tasks
+    fail, the later ones find the run already ended and change nothing (False)."""
+    ended = ReportRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
+        status=RunStatus.FAILED, finished_at=timezone.now(), error=error
+    )
+    return bool(ended)
+
+
+def _job_dispatch(run_id: int) -> None:
+    """Queue the job (or, without a broker, run it here). A broker that refuses the message would
+    otherwise leave the run "running" with nothing behind it."""
+    from .tasks import daily_report_job
+
+    try:
+        daily_report_job.delay(run_id)
+    except Exception as error:
+        # Eagerly run, the job's own failures arrive here too, already recorded by its tasks.
+        logger.exception("Daily report run %s failed", run_id)
+        report_run_fail(run_id=run_id, error=f"{type(error).__name__}: {error}")
+
+
+def _lock_day(day: date) -> None:
+    """Two starts for one day at the same moment (beat and a person): the second waits here for the
+    first to commit, then sees its run. SQLite writes one transaction at a time anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [DAY_LOCK_CLASS, day.toordinal()])
+
+
+def _abandoned_runs_fail(day: date) -> None:
+    ReportRun.objects.filter(
+        day=day, status=RunStatus.RUNNING, started_at__lt=timezone.now() - RUN_ABANDONED_AFTER
+    ).update(
+        status=RunStatus.FAILED,
+        finished_at=timezone.now(),
+        error=f"No outcome after {RUN_ABANDONED_AFTER}: its worker was lost.",
+    )

@@ -1,0 +1,145 @@
+"""Celery tasks of the daily reports.
+
+The job for one run (one gaming day) fans out one task per table and gathers them:
+
+    daily_report_job(run_id)
+      └─ chord(group(daily_report_table(run_id, table_id) for every table),
+               daily_report_finish(table_results, run_id))   totals, both PDFs, run succeeded
+
+Every task can run twice without harm: each replaces its day's rows (and files) rather than adding
+to them. A database OperationalError is retried with exponential backoff; any other failure, or the
+last retry's, marks the run failed with the error, and the chord then never calls the finish task.
+Celery beat calls daily_reports_when_day_closed every few minutes; it starts the run of the last
+closed gaming day once.
+"""
+
+import logging
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from celery import chain, chord, current_app, group, shared_task
+from celery.backends.base import DisabledBackend
+from django.core.exceptions import ValidationError
+from django.db import OperationalError
+
+from tables.models import Table
+
+from .gaming_day import last_closed_gaming_day
+from .models import ReportRun, RunStatus, RunTrigger
+from .services import report_run_fail, report_run_finish, report_run_start, report_run_tables_set
+
+logger = logging.getLogger(__name__)
+
+RETRY_ON_DATABASE_ERRORS = {
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,  # 1 s, 2 s, 4 s, ... each with jitter, at most retry_backoff_max
+    "retry_backoff_max": 300,
+    "retry_jitter": True,
+    "max_retries": 5,
+}
+# Beat starts a day again after a failed run (a database restart, say), but not endlessly: after
+# this many failed beat runs for one day somebody has to look, and start it by hand.
+BEAT_ATTEMPTS_PER_DAY = 3
+
+
+@dataclass
+class _Step:
+    """What a task is doing, for the run's error message ("Table DLX1: ...")."""
+
+    name: str
+
+
+@contextmanager
+def _failure_recorded(task, run_id: int, step: _Step):
+    try:
+        yield
+    except Exception as error:
+        if isinstance(error, OperationalError) and task.request.retries < task.max_retries:
+            raise  # autoretry_for retries it after a backoff: not a failure yet
+        try:
+            report_run_fail(run_id=run_id, error=f"{step.name}: {type(error).__name__}: {error}")
+        except Exception:
+            logger.exception("Could not record the failure of daily report run %s", run_id)
+        raise
+
+
+def _run_in_progress(run_id: int) -> ReportRun | None:
+    """The run, unless it has already ended: a task delivered again after the run failed does nothing."""
+    run = ReportRun.objects.get(pk=run_id)
+    if run.status != RunStatus.RUNNING:
+        logger.info("Daily report run %s has already ended (%s); nothing to do.", run_id, run.status)
+        return None
+    return run
+
+
+@shared_task(bind=True, **RETRY_ON_DATABASE_ERRORS)
+def daily_report_job(self, run_id: int) -> int:
+    """Fan the run out to one task per table; the finish task gathers them. Returns the table count."""
+    with _failure_recorded(self, run_id, _Step("Starting the job")):
+        if _run_in_progress(run_id) is None:
+            return 0
+        table_ids = list(Table.objects.order_by("code").values_list("pk", flat=True))
+        report_run_tables_set(run_id=run_id, tables=len(table_ids))
+        finish = daily_report_finish.s(run_id)
+        if not table_ids:
+            finish.delay([])
+        elif current_app.conf.task_always_eager or not isinstance(current_app.backend, DisabledBackend):
+            chord(group(daily_report_table.s(run_id, table_id) for table_id in table_ids), finish).delay()
+        else:
+            # Without a result backend (an AMQP broker) a chord cannot count its parts: the tables
+            # run one after another instead.
+            tables = [daily_report_table.si(run_id, table_id) for table_id in table_ids]
+            chain(*tables, daily_report_finish.si([], run_id)).delay()
+        return len(table_ids)
+
+
+@shared_task(bind=True, **RETRY_ON_DATABASE_ERRORS)
+def daily_report_table(self, run_id: int, table_id: int) -> str | None:
+    """Replace one table's figures, summary and exposure rows for the run's day. Returns its code."""
+    from .daily import table_day_compute
+
+    step = _Step(f"Table id {table_id}")
+    with _failure_recorded(self, run_id, step):
+        run = _run_in_progress(run_id)
+        if run is None:
+            return None
+        table = Table.objects.get(pk=table_id)
+        step.name = f"Table {table.code}"
+        table_day_compute(table=table, day=run.day, run=run)
+        return table.code
+
+
+@shared_task(bind=True, **RETRY_ON_DATABASE_ERRORS)
+def daily_report_finish(self, table_codes: list, run_id: int) -> dict | None:
+    """After every table: the totals per game and currency, both PDFs, and the run marked succeeded."""
+    from .daily import totals_compute
+    from .pdf import documents_render
+
+    step = _Step("Totals per game and currency")
+    with _failure_recorded(self, run_id, step):
+        run = _run_in_progress(run_id)
+        if run is None:
+            return None
+        totals_compute(day=run.day, run=run)
+        step.name = "PDFs"
+        documents = documents_render(run)
+        report_run_finish(run_id=run_id)
+        return {"run": run_id, "day": run.day.isoformat(), "pdfs": [document.path for document in documents]}
+
+
+@shared_task
+def daily_reports_when_day_closed() -> int | None:
+    """For Celery beat: start the run of the last closed gaming day, unless one has succeeded or is
+    running. Returns the new run's id, or None when there was nothing to start."""
+    day = last_closed_gaming_day()
+    runs = ReportRun.objects.filter(day=day)
+    if runs.filter(status__in=[RunStatus.SUCCEEDED, RunStatus.RUNNING]).exists():
+        return None
+    if runs.filter(trigger=RunTrigger.BEAT, status=RunStatus.FAILED).count() >= BEAT_ATTEMPTS_PER_DAY:
+        logger.warning("Daily report for %s failed %s times; beat leaves it.", day, BEAT_ATTEMPTS_PER_DAY)
+        return None
+    try:
+        run = report_run_start(day=day, trigger=RunTrigger.BEAT)
+    except ValidationError:
+        return None  # somebody started the day a moment ago
+    return run.pk
