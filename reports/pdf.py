@@ -1,0 +1,390 @@
+"""The report PDFs: HTML from Django templates (templates/reports/pdf/), made into PDF by WeasyPrint.
+
+Every figure comes from the stored daily rows (DailyFigures, DailyTableSummary, DailyExposure) of
+the run's gaming day; nothing here reads bets. Render only in Celery tasks: importing WeasyPrint
+alone takes about a second, and a report a few more.
+
+Each PDF is written to settings.PITBOSS_REPORTS_DIR/<day>/<kind>-<day>.pdf through a temporary
+file in the same folder and a rename, so a reader never sees half a file; its ReportDocument row
+(checksum, size, pages) is replaced with it.
+"""
+
+import hashlib
+import os
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.safestring import SafeString
+
+from limits.choices import BetKind
+from rounds.choices import FindingCode
+from tables.forms import pattern_label
+from tables.models import Table
+from tables.templatetags.pitboss import money_text
+
+from .charts import TrendPoint, pattern_hits_svg, rtp_trend_svg
+from .gaming_day import GamingDay
+from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportKind, ReportRun
+
+TEMPLATES = {
+    ReportKind.DAILY_RTP: "reports/pdf/daily_rtp.html",
+    ReportKind.EXPOSURE: "reports/pdf/exposure.html",
+}
+TREND_DAYS = 30
+TREND_KIND = BetKind.MAIN
+KIND_ORDER = {kind: position for position, kind in enumerate(BetKind.values)}
+
+
+def documents_render(run: ReportRun) -> list[ReportDocument]:
+    """Both reports of the run's gaming day, written and recorded (replacing an earlier run's)."""
+    return [document_render(run, kind) for kind in ReportKind.values]
+
+
+def document_render(run: ReportRun, kind: str) -> ReportDocument:
+    from weasyprint import HTML
+
+    generated_at = timezone.now()
+    html = report_html(run, kind, generated_at=generated_at)
+    rendered = HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=_nothing_fetched).render()
+    content = rendered.write_pdf()
+    relative = Path(run.day.isoformat()) / f"{kind}-{run.day.isoformat()}.pdf"
+    _write_atomically(Path(settings.PITBOSS_REPORTS_DIR) / relative, content)
+    document, _ = ReportDocument.objects.update_or_create(
+        day=run.day,
+        kind=kind,
+        defaults={
+            "path": str(relative),
+            "sha256": hashlib.sha256(content).hexdigest(),
+            "size": len(content),
+            "pages": len(rendered.pages),
+            "generated_at": generated_at,
+            "run": run,
+        },
+    )
+    return document
+
+
+def document_file(document: ReportDocument) -> Path:
+    return Path(settings.PITBOSS_REPORTS_DIR) / document.path
+
+
+def report_html(run: ReportRun, kind: str, *, generated_at: datetime | None = None) -> str:
+    """The HTML WeasyPrint makes the PDF of (tests read it for the charts)."""
+    context = _cover(run, ReportKind(kind), generated_at or timezone.now())
+    if kind == ReportKind.DAILY_RTP:
+        context.update(_daily_rtp(run.day))
+    else:
+        context.update(_exposure(run.day))
+    return render_to_string(TEMPLATES[kind], context)
+
+
+def _nothing_fetched(url: str, *args, **kwargs):
+    """A report loads nothing: its CSS and charts are inside the HTML."""
+    raise ValueError(f"Report PDFs load nothing from outside the document: {url}")
+
+
+def _write_atomically(path: Path, content: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(content)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+# --- what every report shows -------------------------------------------------------------------
+
+
+@cache
+def pitboss_version() -> str:
+    with open(Path(settings.BASE_DIR) / "pyproject.toml", "rb") as file:
+        return tomllib.load(file)["project"]["version"]
+
+
+def weasyprint_version() -> str:
+    import weasyprint
+
+    return weasyprint.__version__
+
+
+def _cover(run: ReportRun, kind: ReportKind, generated_at: datetime) -> dict:
+    """Pre-formatted: Django's date filter would turn these local times back into UTC."""
+    day = GamingDay(run.day, run.time_zone, run.cutoff)
+    zone = ZoneInfo(run.time_zone)
+    starts, ends = day.starts_at.astimezone(zone), day.ends_at.astimezone(zone)
+    return {
+        "title": kind.label,
+        "kind": kind.value,
+        "run": run,
+        "day": run.day.isoformat(),
+        "time_zone": run.time_zone,
+        "cutoff": run.cutoff.strftime("%H:%M"),
+        "period": (
+            f"From {starts:%H:%M} on {starts:%a} {starts.day} {starts:%b %Y} "
+            f"to {ends:%H:%M} on {ends:%a} {ends.day} {ends:%b %Y}, {run.time_zone} time"
+        ),
+        "generated_at": generated_at,
+        "made_at": f"{generated_at.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC "
+        f"({generated_at.astimezone(zone):%H:%M} {run.time_zone})",
+        "run_started_at": f"{run.started_at.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC",
+        "started_by": run.started_by.get_username() if run.started_by else "",
+        "trigger": run.get_trigger_display(),
+        "pitboss_version": pitboss_version(),
+        "weasyprint_version": weasyprint_version(),
+    }
+
+
+def rtp_text(value: Decimal | None) -> str:
+    """An RTP as stored, in percent with its four places: "99.5150"; None -> "—"."""
+    return "—" if value is None else f"{value:.4f}"
+
+
+def difference_text(value: Decimal | None) -> str:
+    return "—" if value is None else f"{value:+.4f}"
+
+
+def interval_text(low: Decimal | None, high: Decimal | None) -> str:
+    if low is None or high is None:
+        return "—"
+    return f"{low:.4f} – {high:.4f}"
+
+
+def kind_label(kind: str) -> str:
+    return BetKind(kind).label if kind in BetKind.values else kind
+
+
+def _kind_order(kind: str) -> int:
+    return KIND_ORDER.get(kind, len(KIND_ORDER))
+
+
+# --- the daily RTP report ------------------------------------------------------------------------
+
+
+@dataclass
+class FiguresRow:
+    label: str
+    rounds: str
+    bets: str
+    players: str
+    wagered: str
+    returned: str
+    gross_gaming_revenue: str
+    observed: str
+    theoretical: str
+    difference: str
+    interval_95: str
+    interval_99: str
+    outside_99: bool
+
+
+@dataclass
+class TableSection:
+    code: str
+    name: str
+    game: str
+    currency: str
+    configuration_versions: str = ""
+    summary: DailyTableSummary | None = None
+    figures: list[FiguresRow] = field(default_factory=list)
+    findings: list[tuple[str, str, int]] = field(default_factory=list)  # (code, meaning, count)
+    trend_chart: SafeString | None = None
+
+    @property
+    def flags(self) -> list[str]:
+        flags = []
+        outside = [row.label for row in self.figures if row.outside_99]
+        if outside:
+            flags.append(f"theoretical RTP outside the 99% interval: {', '.join(outside)}")
+        if self.summary is not None:
+            for count, one, many in (
+                (self.summary.cancelled_rounds, "cancelled round", "cancelled rounds"),
+                (self.summary.resettlements, "re-settlement", "re-settlements"),
+                (self.summary.findings, "finding", "findings"),
+            ):
+                if count:
+                    flags.append(f"{count:,} {one if count == 1 else many}")
+        return flags
+
+
+def _figures_row(figures: DailyFigures, label: str) -> FiguresRow:
+    return FiguresRow(
+        label=label,
+        rounds=f"{figures.rounds:,}",
+        bets=f"{figures.bets:,}",
+        players=f"{figures.players:,}",
+        wagered=money_text(figures.wagered),
+        returned=money_text(figures.returned),
+        gross_gaming_revenue=money_text(figures.gross_gaming_revenue),
+        observed=rtp_text(figures.observed_rtp),
+        theoretical=rtp_text(figures.theoretical_rtp),
+        difference=difference_text(figures.difference),
+        interval_95=interval_text(figures.ci95_low, figures.ci95_high),
+        interval_99=interval_text(figures.ci99_low, figures.ci99_high),
+        outside_99=figures.outside_99,
+    )
+
+
+def _daily_rtp(day: date) -> dict:
+    rows = list(DailyFigures.objects.filter(day=day))
+    rows.sort(key=lambda row: (row.game, row.currency, row.table_code, _kind_order(row.kind)))
+    summaries = {summary.table_id: summary for summary in DailyTableSummary.objects.filter(day=day)}
+    table_ids = {row.table_id for row in rows if row.table_id is not None} | set(summaries)
+    sections = {
+        table.pk: TableSection(
+            code=table.code, name=table.name, game=table.get_game_display(), currency=table.currency
+        )
+        for table in Table.objects.filter(pk__in=table_ids).order_by("code")
+    }
+    for table_id, summary in summaries.items():
+        section = sections[table_id]
+        section.summary = summary
+        section.configuration_versions = summary.configuration_versions
+        section.findings = [
+            (code, FindingCode(code).label if code in FindingCode.values else "", count)
+            for code, count in sorted(summary.finding_codes.items(), key=lambda item: (-item[1], item[0]))
+        ]
+    totals = []
+    for row in rows:
+        if row.table_id is None:
+            totals.append(
+                {"game": row.game, "currency": row.currency, "row": _figures_row(row, kind_label(row.kind))}
+            )
+        else:
+            sections[row.table_id].figures.append(_figures_row(row, kind_label(row.kind)))
+    trends = _trends(day, list(sections))
+    for table_id, section in sections.items():
+        section.trend_chart = rtp_trend_svg(
+            trends[table_id],
+            title=f"{section.code}: observed RTP of the main bet, {TREND_DAYS} gaming days to {day}",
+        )
+    tables = list(sections.values())
+    return {
+        "tables": tables,
+        "totals": totals,
+        "trend_days": TREND_DAYS,
+        "flag_count": sum(1 for section in tables if section.flags),
+        "outside_99_count": sum(row.outside_99 for section in tables for row in section.figures),
+    }
+
+
+def _trends(day: date, table_ids: list[int]) -> dict[int, list[TrendPoint]]:
+    """Each table's main bet over the TREND_DAYS gaming days up to `day`, a point per day."""
+    days = [day - timedelta(days=back) for back in range(TREND_DAYS - 1, -1, -1)]
+    stored = {
+        (row.table_id, row.day): row
+        for row in DailyFigures.objects.filter(
+            table_id__in=table_ids, kind=TREND_KIND, day__gte=days[0], day__lte=day
+        )
+    }
+    trends = {}
+    for table_id in table_ids:
+        points = []
+        for each in days:
+            row = stored.get((table_id, each))
+            if row is None:
+                points.append(TrendPoint(day=each))
+            else:
+                points.append(
+                    TrendPoint(
+                        day=each,
+                        observed=row.observed_rtp,
+                        low=row.ci99_low,
+                        high=row.ci99_high,
+                        theoretical=row.theoretical_rtp,
+                        outside=row.outside_99,
+                    )
+                )
+        trends[table_id] = points
+    return trends
+
+
+# --- the side-option exposure report -------------------------------------------------------------
+
+
+def p_value_text(value) -> str:
+    if value is None:
+        return "—"
+    value = float(value)
+    return "< 0.0001" if value < 0.0001 else f"{value:.4f}"
+
+
+def _exposure_row(exposure: DailyExposure) -> dict:
+    currency = exposure.currency
+    patterns = [
+        {
+            "pattern": pattern_label(hit["pattern"]),
+            "hits": int(hit["hits"]),
+            "expected": float(hit["expected"]),
+            "expected_text": f"{float(hit['expected']):,.2f}",
+            "p_value": p_value_text(hit.get("p_value")),
+            "unlikely": hit.get("p_value") is not None and float(hit["p_value"]) < 0.01,
+        }
+        for hit in exposure.pattern_hits
+    ]
+    return {
+        "exposure": exposure,
+        "code": exposure.table.code,
+        "currency": currency,
+        "kind": kind_label(exposure.kind),
+        "stakes": money_text(exposure.stakes),
+        "returned": money_text(exposure.returned),
+        "observed": rtp_text(exposure.observed_rtp),
+        "theoretical": rtp_text(exposure.theoretical_rtp),
+        "liability_total": money_text(exposure.liability_total),
+        "peak_liability": money_text(exposure.peak_liability),
+        "after_max_round_stakes": money_text(exposure.after_max_round_stakes),
+        "top_players": [
+            {
+                "player": player["player"],
+                "bets": player["bets"],
+                "stakes": money_text(Decimal(player["stakes"])),
+                "liability": money_text(Decimal(player["liability"])),
+            }
+            for player in exposure.top_players[:10]
+        ],
+        "patterns": patterns,
+        "chart": pattern_hits_svg(
+            patterns,
+            title=f"{exposure.table.code} {kind_label(exposure.kind)}: hits per pattern against expected",
+        ),
+    }
+
+
+def _exposure(day: date) -> dict:
+    rows = list(DailyExposure.objects.filter(day=day).select_related("table"))
+    rows.sort(key=lambda row: (_kind_order(row.kind), row.table.code))
+    options: dict[str, list[dict]] = {}
+    for row in rows:
+        options.setdefault(kind_label(row.kind), []).append(_exposure_row(row))
+    tables = sorted(
+        {(row.table.code, row.table.name, row.table.get_game_display(), row.currency) for row in rows}
+    )
+    return {
+        "options": options,
+        "tables": [
+            {"code": code, "name": name, "game": game, "currency": currency}
+            for code, name, game, currency in tables
+        ],
+        "after_max_round_count": sum(1 for row in rows if row.after_max_round_bets),
+        "unlikely_count": sum(
+            1
+            for row in rows
+            for hit in row.pattern_hits
+            if hit.get("p_value") is not None and float(hit["p_value"]) < 0.01
+        ),
+    }
