@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("tables.api.urls")),
     path("", include("limits.api.urls")),
     path("", include("rounds.api.urls")),
+    path("", include("reports.api.urls")),
     # The split view serves Swagger UI's start-up script from a URL: no inline script, as CSP requires.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="redoc"),

@@ -15,6 +15,7 @@ urlpatterns = [
     path("tables/", include("tables.urls")),
     path("limits/", include("limits.urls")),
     path("rounds/", include("rounds.urls")),
+    path("reports/", include("reports.urls")),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
 ]

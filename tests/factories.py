@@ -1,8 +1,11 @@
 """Small builders for tests that need users, tables and players (through the services)."""
 
+import hashlib
+from datetime import date
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from accounts.roles import ROLE_SLUGS
 from accounts.services import user_create
@@ -44,3 +47,68 @@ def player(external_id: str = "P1001", *, currency: str = "EUR", account_type: s
     return player_create(
         external_id=external_id, currency=currency, account_type=account_type, display_name="Pat"
     )
+
+
+def report_rows(dlx, reports_dir, day=date(2026, 11, 28)) -> dict:
+    """One stored row of each report model for `day`, and a PDF file whose checksum matches; their ids."""
+    from reports.models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun
+
+    run = ReportRun.objects.create(day=day, trigger="command", time_zone="Europe/Malta", cutoff="06:00")
+    counts = {"rounds": 1, "bets": 1, "players": 1}
+    money = {"wagered": 10, "returned": 9, "gross_gaming_revenue": 1}
+    figures = DailyFigures.objects.create(
+        day=day,
+        table=dlx,
+        table_code="DLX1",
+        game="deluxe",
+        currency="EUR",
+        kind="main",
+        run=run,
+        **counts,
+        **money,
+    )
+    summary = DailyTableSummary.objects.create(
+        day=day,
+        table=dlx,
+        game="deluxe",
+        currency="EUR",
+        rounds=1,
+        cancelled_rounds=0,
+        resettlements=0,
+        findings=0,
+        configuration_versions="1",
+        run=run,
+    )
+    exposure = DailyExposure.objects.create(
+        day=day,
+        table=dlx,
+        game="deluxe",
+        currency="EUR",
+        kind="pair",
+        bets=1,
+        stakes=1,
+        returned=0,
+        liability_total=30,
+        peak_round_id="R1",
+        run=run,
+    )
+    content = b"%PDF-1.7 matrix"
+    path = f"{day.isoformat()}/daily_rtp-{day.isoformat()}.pdf"
+    (reports_dir / path).parent.mkdir(parents=True, exist_ok=True)
+    (reports_dir / path).write_bytes(content)
+    document = ReportDocument.objects.create(
+        day=day,
+        kind="daily_rtp",
+        path=path,
+        sha256=hashlib.sha256(content).hexdigest(),
+        size=len(content),
+        generated_at=timezone.now(),
+        run=run,
+    )
+    return {
+        "reportrun": run.pk,
+        "dailyfigures": figures.pk,
+        "dailytablesummary": summary.pk,
+        "dailyexposure": exposure.pk,
+        "reportdocument": document.pk,
+    }

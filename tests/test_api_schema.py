@@ -38,6 +38,17 @@ ENDPOINTS = {
     "/api/incidents/{id}/cancel-round": {"post"},
     "/api/rounds/": {"get", "post"},
     "/api/rounds/{round_id}/": {"get"},
+    "/api/reports/runs/": {"get", "post"},
+    "/api/reports/runs/{id}/": {"get"},
+    "/api/reports/daily-figures/": {"get"},
+    "/api/reports/daily-figures/{id}/": {"get"},
+    "/api/reports/table-summaries/": {"get"},
+    "/api/reports/table-summaries/{id}/": {"get"},
+    "/api/reports/exposure/": {"get"},
+    "/api/reports/exposure/{id}/": {"get"},
+    "/api/reports/documents/": {"get"},
+    "/api/reports/documents/{id}/": {"get"},
+    "/api/reports/documents/{id}/download/": {"get"},
 }
 
 

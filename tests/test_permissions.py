@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from limits.models import PersonalLimit, TableLimit
 from tables.models import TableConfiguration
-from tests.factories import player, table, user
+from tests.factories import player, report_rows, table, user
 
 S, C, CS, GS = "supervisor", "compliance", "customer_service", "game_server"
 ROLES = (S, C, CS, GS)
@@ -53,6 +53,12 @@ PAGES = {
     # The world's round has a finding (no configuration in force), so an empty sign-off is a 400.
     "rounds:round_review": ("post", {C}),
     "rounds:play_record": ("get", {S, C, CS}),
+    "reports:archive": ("get", {S, C}),
+    "reports:daily_report": ("get", {S, C}),
+    "reports:exposure_report": ("get", {S, C}),
+    "reports:run_list": ("get", {S, C}),
+    "reports:run_start": ("get", {S, C}),
+    "reports:document_download": ("get", {S, C}),
 }
 ENDPOINTS = {
     "api:table-list": ("get", {S, C}),
@@ -83,11 +89,23 @@ ENDPOINTS = {
     # POST /api/rounds/ (game servers only) is walked in tests/rounds/test_api_rounds.py.
     "api:round-list": ("get", {S, C, CS}),
     "api:round-detail": ("get", {S, C, CS}),
+    "api:reportrun-list": ("get", {S, C}),
+    "api:reportrun-detail": ("get", {S, C}),
+    "api:dailyfigures-list": ("get", {S, C}),
+    "api:dailyfigures-detail": ("get", {S, C}),
+    "api:dailytablesummary-list": ("get", {S, C}),
+    "api:dailytablesummary-detail": ("get", {S, C}),
+    "api:dailyexposure-list": ("get", {S, C}),
+    "api:dailyexposure-detail": ("get", {S, C}),
+    "api:reportdocument-list": ("get", {S, C}),
+    "api:reportdocument-detail": ("get", {S, C}),
+    "api:reportdocument-download": ("get", {S, C}),
     "api:docs": ("get", EVERYONE),
     "api:redoc": ("get", EVERYONE),
     "api-schema": ("get", EVERYONE),
 }
 PUBLIC = {"login", "logout"}
+REPORT_MODELS = ("reportrun", "dailyfigures", "dailytablesummary", "dailyexposure", "reportdocument")
 
 
 def url_names(patterns=None, namespace=None):
@@ -106,7 +124,8 @@ def test_every_url_is_in_the_matrix():
 
 
 @pytest.fixture
-def world(db):
+def world(db, settings, tmp_path):
+    settings.PITBOSS_REPORTS_DIR = tmp_path
     dlx = table("DLX1")
     who = player("P1001")
     from limits.services import personal_limit_set
@@ -120,6 +139,7 @@ def world(db):
         "personal_limit": PersonalLimit.objects.get().pk,
         "round_id": _a_round(),
         **_an_incident_and_a_resettlement(dlx),
+        **report_rows(dlx, tmp_path),
     }
 
 
@@ -146,6 +166,12 @@ def _a_round() -> str:
 
 
 def arguments(name: str, world: dict) -> dict:
+    if name.startswith("api:") and name.endswith(("-detail", "-download")):
+        model = name[len("api:") :].rsplit("-", 1)[0]
+        if model in REPORT_MODELS:
+            return {"pk": world[model]}
+    if name == "reports:document_download":
+        return {"pk": world["reportdocument"]}
     for thing in ("incident", "resettlement"):
         if name.startswith((f"rounds:{thing}_", f"api:{thing}-")) and not name.endswith(
             ("_list", "-list", "_open", "_propose")

@@ -1,0 +1,164 @@
+from rest_framework import serializers
+
+from config.api import InputSerializer, MoneyField
+
+from ..models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun
+
+PERCENT = {"max_digits": 9, "decimal_places": 4, "read_only": True, "allow_null": True}
+
+
+class ReportRunSerializer(serializers.ModelSerializer):
+    started_by = serializers.CharField(source="started_by.username", read_only=True, allow_null=True)
+    seconds = serializers.FloatField(read_only=True, allow_null=True)
+
+    class Meta:
+        model = ReportRun
+        fields = [
+            "id",
+            "day",
+            "trigger",
+            "started_by",
+            "started_at",
+            "finished_at",
+            "seconds",
+            "status",
+            "error",
+            "time_zone",
+            "cutoff",
+            "tables",
+        ]
+        read_only_fields = fields
+
+
+class ReportRunStartSerializer(InputSerializer):
+    day = serializers.DateField(help_text="A gaming day that has closed (YYYY-MM-DD).")
+
+
+class DailyFiguresSerializer(serializers.ModelSerializer):
+    table = serializers.CharField(source="table_code", help_text='The table code; "" for a game total.')
+    wagered = MoneyField(read_only=True, help_text="The handle.")
+    returned = MoneyField(read_only=True, help_text="Returned as settled, with approved adjustments.")
+    gross_gaming_revenue = MoneyField(read_only=True)
+    observed_rtp = serializers.DecimalField(**PERCENT)
+    theoretical_rtp = serializers.DecimalField(**PERCENT)
+    difference = serializers.DecimalField(**PERCENT)
+    ci95_low = serializers.DecimalField(**PERCENT)
+    ci95_high = serializers.DecimalField(**PERCENT)
+    ci99_low = serializers.DecimalField(**PERCENT)
+    ci99_high = serializers.DecimalField(**PERCENT)
+
+    class Meta:
+        model = DailyFigures
+        fields = [
+            "day",
+            "table",
+            "game",
+            "currency",
+            "kind",
+            "rounds",
+            "bets",
+            "players",
+            "wagered",
+            "returned",
+            "gross_gaming_revenue",
+            "observed_rtp",
+            "theoretical_rtp",
+            "difference",
+            "ci95_low",
+            "ci95_high",
+            "ci99_low",
+            "ci99_high",
+            "outside_99",
+            "run",
+        ]
+        read_only_fields = fields
+
+
+class DailyTableSummarySerializer(serializers.ModelSerializer):
+    table = serializers.CharField(source="table.code", read_only=True)
+    finding_codes = serializers.DictField(child=serializers.IntegerField(), read_only=True)
+
+    class Meta:
+        model = DailyTableSummary
+        fields = [
+            "day",
+            "table",
+            "game",
+            "currency",
+            "rounds",
+            "cancelled_rounds",
+            "resettlements",
+            "findings",
+            "finding_codes",
+            "configuration_versions",
+            "flagged",
+            "run",
+        ]
+        read_only_fields = fields
+
+
+class PatternHitsSerializer(serializers.Serializer):
+    pattern = serializers.CharField()
+    hits = serializers.IntegerField()
+    expected = serializers.FloatField()
+    p_value = serializers.FloatField()
+
+
+class PlayerLiabilitySerializer(serializers.Serializer):
+    player = serializers.CharField()
+    bets = serializers.IntegerField()
+    stakes = serializers.CharField()
+    liability = serializers.CharField()
+
+
+class DailyExposureSerializer(serializers.ModelSerializer):
+    table = serializers.CharField(source="table.code", read_only=True)
+    stakes = MoneyField(read_only=True)
+    returned = MoneyField(read_only=True)
+    observed_rtp = serializers.DecimalField(**PERCENT)
+    theoretical_rtp = serializers.DecimalField(**PERCENT)
+    liability_total = MoneyField(read_only=True)
+    peak_liability = MoneyField(read_only=True)
+    after_max_round_stakes = MoneyField(read_only=True)
+    top_players = PlayerLiabilitySerializer(many=True, read_only=True)
+    pattern_hits = PatternHitsSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = DailyExposure
+        fields = [
+            "day",
+            "table",
+            "game",
+            "currency",
+            "kind",
+            "bets",
+            "stakes",
+            "returned",
+            "observed_rtp",
+            "theoretical_rtp",
+            "liability_total",
+            "peak_round_id",
+            "peak_liability",
+            "top_players",
+            "pattern_hits",
+            "after_max_round_bets",
+            "after_max_round_stakes",
+            "run",
+        ]
+        read_only_fields = fields
+
+
+class ReportDocumentSerializer(serializers.ModelSerializer):
+    download = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ReportDocument
+        fields = ["id", "day", "kind", "sha256", "size", "pages", "generated_at", "run", "download"]
+        read_only_fields = fields
+
+    def get_download(self, document) -> str:
+        from django.urls import reverse
+
+        request = self.context.get("request")
+        url = reverse("api:reportdocument-download", args=[document.pk])
+        return request.build_absolute_uri(url) if request else url
