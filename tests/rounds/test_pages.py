@@ -24,11 +24,13 @@ from rounds.engine.simulate import simulate_shoe
 from rounds.ingest import round_ingest
 from rounds.models import Bet, Round
 from rounds.selectors import gaming_day_of, play_record_totals
-from rounds.views import PlayRecordView, RoundListView
+from rounds.views import SHARED_SPOTS_PER_PAGE, PlayRecordView, RoundListView
 
 pytestmark = pytest.mark.django_db
 
 EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
+# The round page's queries, whatever the round's size (pinned: an N+1 cannot creep in).
+ROUND_PAGE_QUERIES = 18
 USERS = {
     "supervisor": "supervisor",
     "compliance": "compliance",
@@ -486,3 +488,23 @@ def test_gaming_days_are_cut_at_the_cutoff_in_the_gaming_zone(settings):
     settings.PITBOSS_GAMING_DAY_CUTOFF = time(6, 0)
     assert gaming_day_of(datetime(2026, 11, 28, 4, 59, tzinfo=UTC)) == date(2026, 11, 27)  # 05:59 Malta
     assert gaming_day_of(datetime(2026, 11, 28, 5, 0, tzinfo=UTC)) == date(2026, 11, 28)  # 06:00 Malta
+
+
+@pytest.mark.parametrize("players", [3, 120])
+def test_the_round_page_takes_the_same_queries_however_many_players(
+    client, demo, players, django_assert_max_num_queries
+):
+    documents = simulate_shoe(
+        preset("boundless"),
+        table="BND1",
+        shoe_id="BND1-S0901",
+        players=players,
+        rng=random.Random(players),
+        start=datetime.now(UTC) - timedelta(hours=2),
+    )
+    round_ = ingest(documents[0])
+    login(client, "compliance")
+    with django_assert_max_num_queries(ROUND_PAGE_QUERIES):
+        response = client.get(round_.get_absolute_url())
+    assert response.status_code == 200
+    assert response.content.decode().count('class="spot-cell') == min(players, SHARED_SPOTS_PER_PAGE)
