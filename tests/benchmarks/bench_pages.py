@@ -1,0 +1,146 @@
+"""The round list and the round page under load (`make bench`; DATABASE_URL must be PostgreSQL).
+
+1,000,000 rounds are stored (written by SQL in a scratch database, <database>_bench_pages, dropped
+at the end), plus one real 300-player Boundless round through ingest for the round page. Pitboss
+runs under gunicorn (2 workers, DEBUG off) on loopback; `wrk` (2 threads, 8 connections, 10 s)
+asks for each page as a logged-in compliance officer. Goal: p99 under 100 ms. The pages' SQL
+query counts are pinned in tests/rounds/test_pages.py.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import time
+from datetime import UTC, datetime
+
+from .server import gunicorn
+
+ROUNDS = 1_000_000
+GOAL_P99_MS = 100
+WRK = ["wrk", "-t2", "-c8", "-d10s", "--latency"]
+
+
+def main():
+    if not os.environ.get("DATABASE_URL"):
+        print("   skipped: DATABASE_URL is not set (this benchmark needs PostgreSQL; see README.md)")
+        return
+    if shutil.which("wrk") is None:
+        print("   skipped: wrk is not installed (apt-get install wrk)")
+        return
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+
+    if connection.vendor != "postgresql":
+        print("   skipped: DATABASE_URL is not a PostgreSQL database")
+        return
+    database = settings.DATABASES["default"]
+    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_bench_pages"
+    print(f"   scratch database {database['TEST']['NAME']} (dropped at the end)", flush=True)
+    state = setup_databases(verbosity=0, interactive=False)
+    try:
+        round_id, session = _prepare()
+        connection.close()
+        _bench(database["TEST"]["NAME"], round_id, session)
+    finally:
+        teardown_databases(state, verbosity=0)
+
+
+def _prepare() -> tuple[str, str]:
+    import io
+    import json
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+    from django.db import connection
+
+    from rounds.engine.rules import preset
+    from rounds.engine.simulate import simulate
+    from rounds.ingest import round_ingest
+
+    call_command("seed_demo", stdout=io.StringIO())
+    started = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, code FROM tables_table ORDER BY code")
+        tables = cursor.fetchall()
+        for table_id, code in tables:
+            cursor.execute(
+                "INSERT INTO rounds_shoe (table_id, code, first_seen_at) "
+                "SELECT %s, %s || '-B' || s, now() FROM generate_series(1, 5000) s",
+                [table_id, code],
+            )
+        cursor.execute(
+            """
+            INSERT INTO rounds_round (round_id, table_id, shoe_id, number, opened_at, closed_at, status,
+                cancel_reason, cut_card, document, document_sha256, cards_taken, players, bet_count,
+                wagered, returned, computed_wagered, computed_returned, finding_count, review_comment,
+                ingested_at)
+            SELECT 'BENCH-' || n, shoe.table_id, shoe.id, mod(n, 50) + 1,
+                   %s::timestamptz + n * interval '2 seconds', %s::timestamptz + n * interval '2 seconds'
+                       + interval '40 seconds',
+                   'completed', '', false, '{}', md5(n::text), '', 7, 12, 120, 115, 120, 115,
+                   (mod(n, 23) = 0)::int, '', now()
+            FROM generate_series(1, %s) n
+            JOIN rounds_shoe shoe ON shoe.id = (SELECT min(id) FROM rounds_shoe) + mod(n, 20000)
+            """,
+            [datetime(2026, 1, 2, tzinfo=UTC), datetime(2026, 1, 2, tzinfo=UTC), ROUNDS],
+        )
+        cursor.execute("ANALYZE")
+    print(f"   {ROUNDS:,} rounds written by SQL in {time.perf_counter() - started:.0f} s", flush=True)
+    document = next(
+        simulate(
+            preset("boundless"),
+            table="BND1",
+            shoes=1,
+            players=300,
+            seed=5,
+            start=datetime(2026, 11, 28, 9, tzinfo=UTC),
+        )
+    )
+    round_id = round_ingest(document=json.loads(json.dumps(document))).round.round_id
+    session = SessionStore()
+    user = get_user_model().objects.get(username="compliance")
+    session["_auth_user_id"] = str(user.pk)
+    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_hash"] = user.get_session_auth_hash()
+    session.create()
+    return round_id, session.session_key
+
+
+def _bench(database_name: str, round_id: str, session: str) -> None:
+    pages = [
+        ("round list, newest page", "/rounds/"),
+        ("round list, filtered (table, has findings)", "/rounds/?table=DLX1&has_findings=true"),
+        ("round list, a deep page (keyset: ?before=<id>)", "/rounds/?before=20000"),
+        ("round page, 300-player Boundless round", f"/rounds/{round_id}/"),
+    ]
+    with gunicorn(database_name, workers=2) as base:
+        print(f"   gunicorn -w 2, {' '.join(WRK)}, logged in as compliance:")
+        for label, path in pages:
+            rate, p99 = _wrk(base + path, session)
+            verdict = "met" if p99 < GOAL_P99_MS else "NOT met"
+            print(
+                f"      {label}: {rate:,.0f} req/s, p99 {p99:.1f} ms (goal < {GOAL_P99_MS} ms: {verdict})",
+                flush=True,
+            )
+
+
+def _wrk(url: str, session: str) -> tuple[float, float]:
+    check = subprocess.run(
+        ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", f"Cookie: sessionid={session}", url],
+        capture_output=True,
+        text=True,
+    )
+    if check.stdout != "200":
+        raise RuntimeError(f"{url} answered {check.stdout}, not 200")
+    result = subprocess.run([*WRK, "-H", f"Cookie: sessionid={session}", url], capture_output=True, text=True)
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", result.stdout)[1])
+    value, unit = re.search(r"99%\s+([\d.]+)(us|ms|s)", result.stdout).groups()
+    p99 = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+    return rate, p99
