@@ -1,0 +1,261 @@
+"""Side-option exposure of one table's gaming day: what was staked and returned, and what it could
+have cost the house. Completed rounds only, as the RTP figures.
+
+Per side option (rules.SIDE_OPTION_KINDS) staked at the table:
+- bets, stakes, returned, observed and theoretical RTP: those of the kind's DailyFigures row.
+- liability: every stake paid at the odds of the top pattern of the paytable in force for its
+  round, winnings only (the stake itself not counted); `liability_total` over the day, and the
+  peak round, the one whose stakes had the largest liability (the first stored of equal ones).
+- top_players: the ten players with the largest liability (ties: larger stakes, then player id).
+- pattern_hits: each paying pattern's hits (bets the engine found paying it) against the number
+  expected from the exact odds of the versions played (Σ over versions of bets × probability),
+  with a two-sided p-value of the difference (`stats.binomial_p_value`). Bets that share cards
+  are not independent trials: at a shared deal (Boundless) every bet of a round has the same
+  cards, and Bust Bonus pays on the facilitator's cards alone. There the p-value counts rounds
+  (rounds that hit the pattern against rounds staked × probability), elsewhere bets; each entry's
+  "unit" says which.
+- after_max_round_bets/stakes: bets with a `side_option_after_max_round` finding.
+
+The per-player query also counts every bet kind's distinct players for DailyFigures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from django.db import connection
+
+from limits.models import Player
+from rounds.engine.rules import SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS
+from rounds.models import Bet, Finding, Round
+
+from .models import DailyExposure
+from .stats import binomial_p_value, money
+
+if TYPE_CHECKING:
+    from .daily import DayRounds, KindGroup, Version
+
+__all__ = ["SIDE_OPTION_KINDS", "KindPlayers", "exposure_rows", "kind_players"]
+
+TOP_PLAYERS = 10
+AFTER_MAX_ROUND = "side_option_after_max_round"
+TABLES = {
+    "bet": Bet._meta.db_table,
+    "round": Round._meta.db_table,
+    "finding": Finding._meta.db_table,
+    "player": Player._meta.db_table,
+}
+
+
+def _fetch(sql: str, params: list) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+# --- players -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class KindPlayers:
+    players: int = 0
+    top: list[dict] = field(default_factory=list)
+
+
+# Each player's bets, stakes and liability per bet kind; every kind's number of players and its
+# TOP_PLAYERS players with the largest liability.
+KIND_PLAYERS_SQL = """
+SELECT ranked.kind, ranked.players, ranked.external_id, ranked.bets, ranked.stakes, ranked.liability
+FROM (
+    SELECT per_player.kind, per_player.bets, per_player.stakes, per_player.liability,
+        player.external_id,
+        count(*) OVER (PARTITION BY per_player.kind) AS players,
+        row_number() OVER (
+            PARTITION BY per_player.kind
+            ORDER BY per_player.liability DESC, per_player.stakes DESC, player.external_id
+        ) AS place
+    FROM (
+        SELECT b.kind, b.player_id, count(*) AS bets, sum(b.stake) AS stakes,
+            sum(b.stake * {top_odds}) AS liability
+        FROM {bet} b
+        JOIN {round} r ON r.id = b.round_id
+        WHERE {rounds}
+        GROUP BY b.kind, b.player_id
+    ) per_player
+    JOIN {player} player ON player.id = per_player.player_id
+) ranked
+WHERE ranked.place <= %s
+ORDER BY ranked.kind, ranked.place
+"""
+
+
+def top_odds_case(known: dict[int, Version]) -> tuple[str, list]:
+    """SQL for the top pattern's odds of a bet's side option under its round's version (0 otherwise)."""
+    cases, params = [], []
+    for version in known.values():
+        for kind, odds in version.top_odds.items():
+            cases.append("WHEN r.configuration_id = %s AND b.kind = %s THEN CAST(%s AS NUMERIC)")
+            params += [version.pk, kind, odds]
+    if not cases:
+        return "0", []
+    return f"CASE {' '.join(cases)} ELSE 0 END", params
+
+
+def kind_players(rounds: DayRounds, known: dict[int, Version]) -> dict[str, KindPlayers]:
+    """Per bet kind: its number of distinct players and, for side options, the top players."""
+    where, params = rounds.where()
+    top_odds, odds_params = top_odds_case(known)
+    sql = KIND_PLAYERS_SQL.format(rounds=where, top_odds=top_odds, **TABLES)
+    result: dict[str, KindPlayers] = {}
+    rows = _fetch(sql, [*odds_params, *params, TOP_PLAYERS])
+    for kind, players, external_id, bets, stakes, liability in rows:
+        entry = result.setdefault(kind, KindPlayers(players))
+        if kind in SIDE_OPTION_KINDS:
+            entry.top.append(
+                {
+                    "player": external_id,
+                    "bets": bets,
+                    "stakes": str(money(stakes)),
+                    "liability": str(money(liability)),
+                }
+            )
+    return result
+
+
+# --- patterns and stakes after the max round ---------------------------------------------------------
+
+PATTERN_HITS_SQL = """
+SELECT b.kind, b.computed_pattern, count(*), count(DISTINCT b.round_id)
+FROM {bet} b
+JOIN {round} r ON r.id = b.round_id
+WHERE {rounds} AND b.computed_pattern <> ''
+GROUP BY b.kind, b.computed_pattern
+"""
+
+AFTER_MAX_ROUND_SQL = """
+SELECT b.kind, count(*), sum(b.stake)
+FROM {bet} b
+WHERE b.id IN (
+    SELECT finding.bet_id
+    FROM {finding} finding
+    JOIN {round} r ON r.id = finding.round_id
+    WHERE finding.code = %s AND {rounds}
+)
+GROUP BY b.kind
+"""
+
+
+def pattern_hits_counted(rounds: DayRounds) -> dict[str, dict[str, tuple[int, int]]]:
+    """side option -> pattern -> (bets that hit it, rounds in which it was hit)."""
+    where, params = rounds.where()
+    hits: dict[str, dict[str, tuple[int, int]]] = {}
+    for kind, pattern, bets, rounds_hit in _fetch(PATTERN_HITS_SQL.format(rounds=where, **TABLES), params):
+        hits.setdefault(kind, {})[pattern] = (bets, rounds_hit)
+    return hits
+
+
+def after_max_round(rounds: DayRounds) -> dict[str, tuple[int, Decimal]]:
+    """side option -> (bets staked after its max round, their stakes)."""
+    where, params = rounds.where()
+    sql = AFTER_MAX_ROUND_SQL.format(rounds=where, **TABLES)
+    return {kind: (bets, money(stakes)) for kind, bets, stakes in _fetch(sql, [AFTER_MAX_ROUND, *params])}
+
+
+# --- the rows ------------------------------------------------------------------------------------------
+
+
+def exposure_rows(
+    rounds: DayRounds,
+    *,
+    kinds: dict[str, list[KindGroup]],
+    figures: dict,
+    players: dict[str, KindPlayers],
+    known: dict[int, Version],
+    fields: dict,
+) -> list[DailyExposure]:
+    """One DailyExposure per side option in `kinds` (its groups: one per version played)."""
+    if not kinds:
+        return []
+    hits = pattern_hits_counted(rounds)
+    after = after_max_round(rounds)
+    peaks = {kind: peak(kind, groups, known) for kind, groups in kinds.items()}
+    round_ids = dict(
+        Round.objects.filter(pk__in=[pk for pk, _ in peaks.values() if pk]).values_list("pk", "round_id")
+    )
+    rows = []
+    for kind, groups in kinds.items():
+        peak_pk, peak_liability = peaks[kind]
+        after_bets, after_stakes = after.get(kind, (0, Decimal("0.00")))
+        row = figures[kind]
+        rows.append(
+            DailyExposure(
+                **fields,
+                kind=kind,
+                bets=row.bets,
+                stakes=sum((group.stakes for group in groups), Decimal("0.00")),
+                returned=row.returned,
+                observed_rtp=row.observed_rtp,
+                theoretical_rtp=row.theoretical_rtp,
+                liability_total=money(sum(top_odds(known, g) * g.stakes for g in groups)),
+                peak_round_id=round_ids.get(peak_pk, ""),
+                peak_liability=peak_liability,
+                top_players=players.get(kind, KindPlayers()).top,
+                pattern_hits=pattern_hits(kind, groups, hits.get(kind, {}), known),
+                after_max_round_bets=after_bets,
+                after_max_round_stakes=after_stakes,
+            )
+        )
+    return rows
+
+
+def top_odds(known: dict[int, Version], group: KindGroup) -> Decimal:
+    version = known.get(group.configuration_id)
+    return version.top_odds.get(group.kind, Decimal(0)) if version else Decimal(0)
+
+
+def peak(kind: str, groups: list[KindGroup], known: dict[int, Version]) -> tuple[int | None, Decimal]:
+    """The round whose stakes on `kind` had the largest liability, and that liability."""
+    candidates = [
+        (money(top_odds(known, group) * group.largest_round_stakes), -group.largest_round_pk)
+        for group in groups
+        if group.largest_round_pk is not None
+    ]
+    liability, negated_pk = max(candidates, default=(Decimal("0.00"), None))
+    if not liability:
+        return None, Decimal("0.00")
+    return -negated_pk, liability
+
+
+def pattern_hits(
+    kind: str, groups: list[KindGroup], hits: dict[str, tuple[int, int]], known: dict[int, Version]
+) -> list[dict]:
+    """Each paying pattern of the paytables played (and any other pattern hit): hits against expected."""
+    played = [known.get(group.configuration_id) for group in groups]
+    paying = {pattern for version in played if version for pattern in version.paytables.get(kind, ())}
+    patterns = [p for p in SIDE_OPTION_PATTERNS[kind] if p in paying or p in hits]
+    odds_known = all(version and kind in version.patterns for version in played)
+    by_round = kind == "bust_bonus" or any(version and version.shared_deal for version in played)
+    bets = sum(group.bets for group in groups)
+    rounds = sum(group.moments.rounds for group in groups)
+    entries = []
+    for pattern in patterns:
+        bets_hit, rounds_hit = hits.get(pattern, (0, 0))
+        entry = {"pattern": pattern, "hits": bets_hit, "expected": None, "p_value": None}
+        if odds_known:
+            chances = [
+                (group, version.patterns[kind].get(pattern, 0.0))
+                for group, version in zip(groups, played, strict=True)
+            ]
+            expected_bets = sum(group.bets * chance for group, chance in chances)
+            expected_rounds = sum(group.moments.rounds * chance for group, chance in chances)
+            if by_round:
+                p_value = binomial_p_value(rounds_hit, rounds, expected_rounds / rounds)
+            else:
+                p_value = binomial_p_value(bets_hit, bets, expected_bets / bets)
+            entry["expected"] = round(expected_bets, 4)
+            entry["p_value"] = float(f"{p_value:.4g}")
+        entry["unit"] = "round" if by_round else "bet"
+        entries.append(entry)
+    return entries
