@@ -7,8 +7,9 @@ The job for one run (one gaming day) fans out one task per table and gathers the
                daily_report_finish(table_results, run_id))   totals, both PDFs, run succeeded
 
 Every task can run twice without harm: each replaces its day's rows (and files) rather than adding
-to them. A database OperationalError is retried with exponential backoff; any other failure, or the
-last retry's, marks the run failed with the error, and the chord then never calls the finish task.
+to them. On a worker, a database OperationalError is retried with exponential backoff; any other
+failure, or the last retry's, marks the run failed with the error ("Table CLS1: ValueError: ..."),
+and the chord then never calls the finish task. Run eagerly (no broker) there is no retry.
 Celery beat calls daily_reports_when_day_closed every few minutes; it starts the run of the last
 closed gaming day once.
 """
@@ -49,13 +50,23 @@ class _Step:
     name: str
 
 
+def _will_retry(task, error: Exception) -> bool:
+    """Whether autoretry_for will run the task again after a backoff. Run eagerly with propagation
+    (no broker, and in tests) Celery raises the retry instead of running it: that is a failure."""
+    if not isinstance(error, OperationalError):
+        return False
+    if task.request.is_eager and task.app.conf.task_eager_propagates:
+        return False
+    return task.request.retries < task.max_retries
+
+
 @contextmanager
 def _failure_recorded(task, run_id: int, step: _Step):
     try:
         yield
     except Exception as error:
-        if isinstance(error, OperationalError) and task.request.retries < task.max_retries:
-            raise  # autoretry_for retries it after a backoff: not a failure yet
+        if _will_retry(task, error):
+            raise
         try:
             report_run_fail(run_id=run_id, error=f"{step.name}: {type(error).__name__}: {error}")
         except Exception:
