@@ -35,17 +35,18 @@ $(STAMP): requirements.txt
 demo: .venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
-	@# Simulated shoes of each game, sent through the same ingest as a game server's rounds:
-	@# a few wrong payouts, cancelled rounds (each opens an incident) and breached limits.
-	@for game in deluxe boundless classic multiplayer; do \
-	  players=7; [ $$game = boundless ] && players=200; \
-	  $(BIN)/python manage.py simulate --game $$game --shoes 2 --players $$players --seed 1 \
-	    --wrong-payout-rate 0.03 --cancel-rate 0.02 --out var/rounds/$$game && \
-	  echo "$$game:" && $(BIN)/python manage.py ingest var/rounds/$$game/*.json --summary || exit 1; \
-	done
-	@echo "Look first at /rounds/?has_findings=true (compliance), /rounds/incidents/ (supervisor)"
-	@echo "and /limits/players/P1001/ (customer service)."
-	@echo "Pitboss demo: http://$(DEMO_ADDRESS)  (log in with a user printed above, e.g. supervisor / supervisor-demo)"
+	@# Yesterday's gaming day at every table through the same ingest as a game server's rounds,
+	@# its incidents and corrections, then the daily job: figures and both PDFs in var/reports/.
+	$(BIN)/python manage.py demo_day
+	@echo ""
+	@echo "Pitboss demo: http://$(DEMO_ADDRESS)  (log in with a user printed above, e.g. compliance / compliance-demo)"
+	@echo "Look first at:"
+	@echo "  /reports/daily/             the day's RTP against theory, with intervals and flags (compliance)"
+	@echo "  /reports/exposure/          side-option liability, hits against the exact odds (compliance)"
+	@echo "  /rounds/?has_findings=true  rounds the engine disagrees with, card by card (compliance)"
+	@echo "  /rounds/incidents/          the unreadable card and the network failures (supervisor)"
+	@echo "  /tables/BND1/               configuration, theoretical RTP and limits (supervisor)"
+	@echo "  /limits/players/PDLX10002/  a player with a personal limit and breached bets (customer service)"
 	$(BIN)/python manage.py runserver $(DEMO_ADDRESS)
 
 test: .venv

@@ -13,7 +13,7 @@ from django.db import transaction
 
 from accounts.roles import ROLE_SLUGS
 from accounts.services import user_create
-from limits.models import Player
+from limits.models import PersonalLimit, Player
 from limits.services import personal_limit_set, player_create, table_limit_set
 from tables.models import Table
 from tables.services import table_create, table_set_status
@@ -28,7 +28,7 @@ TABLES = [
 # that the shared example rounds (and any simulated day) fall under version 1.
 RULES_PUBLISHED = datetime(2026, 1, 1, tzinfo=UTC)
 MAIN_RANGE = ("2.50", "2500.00")
-BEHIND_RANGE = ("1.00", "20.00")
+BEHIND_RANGE = ("1.00", "25.00")
 SIDE_RANGE = ("0.50", "100.00")
 
 PLAYERS = [
@@ -98,12 +98,14 @@ class Command(BaseCommand):
                     created_by=supervisor,
                     reason="Demo player",
                 )
-                personal_limit_set(
+                limit = personal_limit_set(
                     player=limited,
                     max_stake=Decimal("10.00"),
                     changed_by=supervisor,
                     reason="Demo: the player asked for a maximum of 10.00",
                 )
+                # Demo history: the limit was set long before the simulated day it is checked on.
+                PersonalLimit.objects.filter(pk=limit.pk).update(effective_from=RULES_PUBLISHED)
         alice = Player.objects.get(external_id="P1001")
         if not alice.personal_limits.exists():
             personal_limit_set(

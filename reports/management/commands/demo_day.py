@@ -1,0 +1,199 @@
+"""python manage.py demo_day: a simulated gaming day at the demo tables, through the real ingest,
+with the incidents and corrections a day brings, then the daily job and its PDFs.
+
+Run after seed_demo. The day is the last closed gaming day (so that the daily job may report on
+it). Every table deals shoe after shoe for hours; Boundless rounds carry hundreds of players.
+The simulation plants a few wrong payouts and cancelled rounds (a network failure: ingest opens
+an incident for them); the demo then handles an unreadable card at DLX1 by cancelling that
+round with refunds, and corrects one wrong payout through a re-settlement (proposed by
+compliance, approved by a supervisor). Players that seed_demo gave a lower personal maximum bet
+above it: those bets are breached limits. Running it again for the same day stores nothing twice.
+"""
+
+import json
+import time
+from datetime import date, timedelta
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db.models import F
+
+from reports.gaming_day import gaming_day, last_closed_gaming_day
+from reports.models import ReportDocument, ReportRun, RunTrigger
+from rounds.engine.simulate import simulate
+from rounds.ingest import rounds_ingest
+from rounds.models import Bet, Incident, Round
+from rounds.services import (
+    incident_cancel_round,
+    incident_note_add,
+    incident_open,
+    incident_resume,
+    resettlement_approve,
+    resettlement_propose,
+)
+from tables.models import Table
+from tables.selectors import configuration_in_force
+
+# table code -> players at the table (Boundless: one spot each, all sharing the deal)
+PLAYERS = {"DLX1": 7, "BND1": 300, "CLS1": 7, "MPB1": 7}
+# A shoe of a seated table lasts about 25 minutes, a Boundless shoe about an hour.
+SHOES = {"DLX1": 10, "BND1": 5, "CLS1": 10, "MPB1": 10}
+BATCH = 50
+WRONG_PAYOUT_RATE = 0.01
+CANCEL_RATE = 0.004
+
+
+class Command(BaseCommand):
+    help = "Simulate a gaming day at the demo tables through ingest, with incidents, then run the daily job."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--day", type=date.fromisoformat, help="YYYY-MM-DD (default: the last closed day)"
+        )
+        parser.add_argument("--seed", type=int, default=2026)
+        parser.add_argument("--shoes", type=int, help="shoes at every table (default: a busy day's)")
+        parser.add_argument("--boundless-players", type=int, default=PLAYERS["BND1"])
+
+    def handle(self, *args, day, seed, shoes, boundless_players, **options):
+        day = day or last_closed_gaming_day()
+        tables = {table.code: table for table in Table.objects.filter(code__in=PLAYERS)}
+        if len(tables) != len(PLAYERS):
+            raise CommandError("The demo tables are missing: run `python manage.py seed_demo` first.")
+        users = {
+            user.username: user
+            for user in get_user_model().objects.filter(username__in=["supervisor", "compliance"])
+        }
+        started = time.perf_counter()
+        opens = gaming_day(day).starts_at + timedelta(hours=2)
+        self.stdout.write(f"Gaming day {gaming_day(day)}: the tables open at {opens:%H:%M} UTC")
+        players = {**PLAYERS, "BND1": boundless_players}
+        for number, code in enumerate(PLAYERS):
+            opening = opens + timedelta(minutes=7 * number)
+            self.deal(tables[code], day, shoes or SHOES[code], players[code], seed + number, opening)
+        self.unreadable_card(tables["DLX1"], day, users["supervisor"])
+        self.resettle_one_wrong_payout(day, users["compliance"], users["supervisor"])
+        self.stdout.write(f"Simulated and ingested in {time.perf_counter() - started:.1f} s")
+        self.daily_job(day)
+
+    def deal(self, table: Table, day: date, shoes: int, players: int, seed: int, opens) -> None:
+        rules = configuration_in_force(table, opens).rule_set
+        documents = simulate(
+            rules,
+            table=table.code,
+            shoes=shoes,
+            players=players,
+            seed=seed,
+            start=opens,
+            wrong_payout_rate=WRONG_PAYOUT_RATE,
+            cancel_rate=CANCEL_RATE,
+        )
+        stored = resent = 0
+        batch = []
+        for document in documents:
+            batch.append(_of_the_day(document, day))
+            if len(batch) == BATCH:
+                stored, resent = _ingest(batch, stored, resent)
+                batch = []
+        stored, resent = _ingest(batch, stored, resent)
+        rounds = Round.objects.filter(table=table, round_id__startswith=_prefix(day))
+        self.stdout.write(
+            f"  {table.code}: {stored} rounds stored ({resent} already), {players} players, "
+            f"{sum(rounds.values_list('bet_count', flat=True)):,} bets, "
+            f"{rounds.filter(finding_count__gt=0).count()} with findings"
+        )
+
+    def unreadable_card(self, table: Table, day: date, supervisor) -> None:
+        if Incident.objects.filter(
+            table=table, kind="card_unreadable", round__round_id__startswith=_prefix(day)
+        ).exists():
+            return
+        played = Round.objects.filter(table=table, round_id__startswith=_prefix(day), status="completed")
+        round_ = played.order_by("opened_at")[played.count() // 2]  # mid-day
+        open_incident = Incident.objects.filter(table=table, status="open").first()
+        if open_incident:  # a network failure the ingest opened: the supervisor handles it first
+            incident_note_add(
+                incident=open_incident, author=supervisor, text="Demo: the game server reconnected."
+            )
+            incident_resume(incident=open_incident, resumed_by=supervisor, note="Demo: play resumed.")
+        incident = incident_open(
+            table=table,
+            kind="card_unreadable",
+            opened_by=supervisor,
+            note=f"The card reader could not read a card in round {round_.round_id}.",
+            round_=round_,
+        )
+        incident_note_add(
+            incident=incident,
+            author=supervisor,
+            text="Studio checked the camera feed: the card is not identifiable.",
+        )
+        incident_cancel_round(
+            incident=incident,
+            round_=round_,
+            cancelled_by=supervisor,
+            reason="Card unreadable: round void, every bet refunded.",
+        )
+        self.stdout.write(
+            f"  incident {incident.pk}: unreadable card at {table.code}, "
+            f"round {round_.round_id} cancelled and refunded"
+        )
+
+    def resettle_one_wrong_payout(self, day: date, compliance, supervisor) -> None:
+        wrong = (
+            Bet.objects.filter(
+                round__round_id__startswith=_prefix(day), round__status="completed", round__resettlements=None
+            )
+            .exclude(computed_returned=F("returned"))
+            .exclude(computed_returned=None)
+            .select_related("round")
+            .order_by("round__opened_at")
+            .first()
+        )
+        if wrong is None:
+            return
+        resettlement = resettlement_propose(
+            round_=wrong.round, proposed_by=compliance, reason="Demo: the server paid a bet wrong."
+        )
+        resettlement_approve(
+            resettlement=resettlement,
+            decided_by=supervisor,
+            comment="Demo: checked the cards, pay as computed.",
+        )
+        self.stdout.write(f"  re-settlement {resettlement.pk} of round {wrong.round.round_id} approved")
+
+    def daily_job(self, day: date) -> None:
+        from reports.services import report_run_start
+
+        run = report_run_start(day=day, trigger=RunTrigger.DEMO)
+        run = ReportRun.objects.get(pk=run.pk)  # eager here: the job ran when the run was committed
+        self.stdout.write(f"Daily job run {run.pk} for {day}: {run.status} in {run.seconds or 0:.1f} s")
+        if run.error:
+            raise CommandError(run.error)
+        for document in ReportDocument.objects.filter(day=day):
+            self.stdout.write(
+                f"  {document.get_kind_display()}: var/reports/{document.path} ({document.pages} pages)"
+            )
+
+
+def _prefix(day: date) -> str:
+    return f"{day:%Y%m%d}-"
+
+
+def _of_the_day(document: dict, day: date) -> dict:
+    """The simulator names shoes, rounds and bets from the table alone: the day makes them unique."""
+    prefix = _prefix(day)
+    document = json.loads(json.dumps(document))  # as a game server's JSON arrives
+    document["round_id"] = prefix + document["round_id"]
+    document["shoe"] = prefix + document["shoe"]
+    for bet in document["bets"]:
+        bet["bet_id"] = prefix + bet["bet_id"]
+    return document
+
+
+def _ingest(batch: list[dict], stored: int, resent: int) -> tuple[int, int]:
+    if batch:
+        for result in rounds_ingest(documents=batch):
+            if result.conflict:
+                raise CommandError(result.conflict.message)
+            stored, resent = (stored + 1, resent) if result.created else (stored, resent + 1)
+    return stored, resent
