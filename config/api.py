@@ -104,3 +104,66 @@ def validated(serializer_class, request, **kwargs) -> dict:
     serializer = serializer_class(data=request.data, context={"request": request}, **kwargs)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+# The schema's error answers (drf-spectacular post-processing hooks, see SPECTACULAR_SETTINGS).
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "What went wrong: `detail` for the request as a whole, or each field it concerns "
+    "with its messages (`non_field_errors` for the request body as a whole).",
+    "properties": {"detail": {"type": "string"}},
+    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+    "minProperties": 1,
+}
+ERROR_RESPONSES = {
+    "400": "Bad input: the field and why.",
+    "401": "No credentials, or bad ones (a token or a session).",
+    "403": "The user's role may not do this.",
+    "404": "Nothing under this id (or a page past the last one).",
+    "415": "A request body in a media type this operation does not read.",
+}
+HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+
+def _error_statuses(operation: dict) -> list[str]:
+    """401 and 403 everywhere (every endpoint needs a role); 400 where input is read, 415 where a
+    body is; 404 where something is looked up by its id, or pages are."""
+    parameters = operation.get("parameters", [])
+    statuses = ["401", "403"]
+    if "requestBody" in operation or any(p["in"] == "query" for p in parameters):
+        statuses.append("400")
+    if any(p["in"] == "path" or p["name"] in ("page", "cursor") for p in parameters):
+        statuses.append("404")
+    if "requestBody" in operation:
+        statuses.append("415")
+    return statuses
+
+
+def document_errors(result, generator, request, public):
+    """Every operation documents the errors it can answer, each with the body `exception_handler`
+    gives every 4xx."""
+    result["components"]["schemas"]["Error"] = ERROR_SCHEMA
+    error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for operations in result["paths"].values():
+        for method, operation in operations.items():
+            if method not in HTTP_METHODS:
+                continue
+            responses = operation["responses"]
+            for status_code in _error_statuses(operation):
+                responses.setdefault(status_code, {"description": ERROR_RESPONSES[status_code]})
+            for status_code, response in responses.items():
+                if status_code.startswith("4"):
+                    response.setdefault("content", error_content)
+    return result
+
+
+def times_of_day(result, generator, request, public):
+    """DRF writes a time of day as "06:00:00", without the UTC offset that `format: time` (RFC 3339)
+    requires, so such a field is described by a pattern instead."""
+    for component in result["components"]["schemas"].values():
+        for field in component.get("properties", {}).values():
+            if field.get("format") == "time":
+                del field["format"]
+                field["pattern"] = r"^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?$"
+    return result

@@ -157,6 +157,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Every operation's error answers with the one error body, and times of day as DRF writes them.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api.document_errors",
+        "config.api.times_of_day",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameEnum": "tables.choices.Game",
         "CurrencyEnum": "tables.choices.Currency",

@@ -1,0 +1,56 @@
+"""Every API error is JSON with a message, and the schema says which errors each operation gives.
+Both found by tests/test_api_fuzz.py: an id its URL pattern refuses (`/api/incidents/0.5/`) was
+answered by Django's HTML 404, and operations documented none of their 400, 401, 403, 404, 415."""
+
+import json
+import re
+
+import pytest
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiJsonRenderer
+
+from tests.api_support import client_as
+
+
+def generated_schema() -> dict:
+    return json.loads(OpenApiJsonRenderer().render(SchemaGenerator().get_schema(request=None, public=True)))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", [None, "supervisor"])
+def test_an_api_url_that_matches_nothing_is_a_json_404(role):
+    response = client_as(role).get("/api/incidents/0.5/")
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"detail": "Not found."}
+
+
+@pytest.mark.django_db
+def test_a_page_url_that_matches_nothing_is_still_the_html_page():
+    response = client_as("supervisor").get("/nowhere/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
+def test_every_operation_documents_its_errors_with_the_error_body():
+    schema = generated_schema()
+    assert schema["components"]["schemas"]["Error"]["properties"] == {"detail": {"type": "string"}}
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            where = f"{method.upper()} {path}"
+            expected = {"401", "403"}
+            if "requestBody" in operation:
+                expected |= {"400", "415"}
+            if "{" in path:
+                expected.add("404")
+            assert expected <= set(operation["responses"]), where
+            for status_code, response in operation["responses"].items():
+                if status_code.startswith("4"):
+                    assert response["content"] == error, f"{where} {status_code}"
+
+
+def test_a_time_of_day_is_described_as_drf_writes_it():
+    cutoff = generated_schema()["components"]["schemas"]["ReportRun"]["properties"]["cutoff"]
+    assert "format" not in cutoff  # `format: time` demands a UTC offset, which "06:00:00" has not
+    assert re.match(cutoff["pattern"], "06:00:00")
