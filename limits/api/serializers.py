@@ -79,11 +79,11 @@ class TableLimitHistorySerializer(serializers.Serializer):
 
     id = serializers.IntegerField(source="history_id")
     change = serializers.SerializerMethodField()
-    changed_by = serializers.CharField(source="history_user.username", default=None)
+    changed_by = serializers.CharField(source="history_user.username", default=None, allow_null=True)
     changed_at = serializers.DateTimeField(source="history_date")
     min_stake = MoneyField()
     max_stake = MoneyField()
-    reason = serializers.CharField(source="history_change_reason", default=None)
+    reason = serializers.CharField(source="history_change_reason", default=None, allow_null=True)
 
     @extend_schema_field(serializers.ChoiceField(choices=["created", "changed", "deleted"]))
     def get_change(self, record) -> str:
@@ -106,7 +106,14 @@ class PersonalLimitSerializer(serializers.ModelSerializer):
     ids of the settings in force now (one per player and scope)."""
 
     player = serializers.CharField(source="player.external_id", read_only=True)
-    table = serializers.CharField(source="table.code", default=None, read_only=True)
+    # Blank for every kind or game; said here, as the schema of a read-only model field omits it.
+    kind = serializers.ChoiceField(
+        choices=BetKind.choices, allow_blank=True, read_only=True, help_text="Empty: every kind."
+    )
+    table = serializers.CharField(source="table.code", default=None, read_only=True, allow_null=True)
+    game = serializers.ChoiceField(
+        choices=Game.choices, allow_blank=True, read_only=True, help_text="Empty: every game."
+    )
     currency = serializers.CharField(source="player.currency", read_only=True)
     min_stake = MoneyField(read_only=True, allow_null=True)
     max_stake = MoneyField(read_only=True, allow_null=True)

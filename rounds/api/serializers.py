@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.api import MoneyField
+from rounds.choices import CancelReason
 from rounds.models import Bet, Finding, Hand, Round, Spot
 
 
@@ -15,6 +16,8 @@ class RoundSummarySerializer(serializers.ModelSerializer):
     shoe = serializers.CharField(source="shoe.code", read_only=True)
     # A plain string in the schema: "status" enums of other models share the name.
     status = serializers.CharField(read_only=True, help_text="completed or cancelled")
+    # Blank when the round was completed; said here, as the schema of a read-only model field omits it.
+    cancel_reason = serializers.ChoiceField(choices=CancelReason.choices, allow_blank=True, read_only=True)
     wagered = MoneyField(read_only=True, help_text="The sum the game server reported.")
     returned = MoneyField(read_only=True, help_text="The sum the game server reported.")
     computed_wagered = MoneyField(read_only=True, help_text="What the engine computes.")
