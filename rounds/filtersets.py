@@ -1,6 +1,7 @@
 import django_filters
 from django.db.models import Exists, F, OuterRef, Q
 
+from config.filters import UtcDateTimeFilter
 from tables.choices import Game
 
 from .choices import FindingCode, IncidentKind, IncidentStatus, ResettlementStatus, RoundStatus
@@ -11,12 +12,8 @@ class RoundFilterSet(django_filters.FilterSet):
     table = django_filters.CharFilter(field_name="table__code", label="Table code")
     game = django_filters.MultipleChoiceFilter(field_name="table__game", choices=Game.choices)
     day = django_filters.DateFilter(field_name="opened_at", lookup_expr="date", label="Day (UTC)")
-    opened_after = django_filters.IsoDateTimeFilter(
-        field_name="opened_at", lookup_expr="gte", label="Opened from (UTC)"
-    )
-    opened_before = django_filters.IsoDateTimeFilter(
-        field_name="opened_at", lookup_expr="lt", label="Opened before (UTC)"
-    )
+    opened_after = UtcDateTimeFilter(field_name="opened_at", lookup_expr="gte", label="Opened from (UTC)")
+    opened_before = UtcDateTimeFilter(field_name="opened_at", lookup_expr="lt", label="Opened before (UTC)")
     player = django_filters.CharFilter(method="by_player", label="Player id")
     status = django_filters.MultipleChoiceFilter(choices=RoundStatus.choices)
     shoe = django_filters.CharFilter(field_name="shoe__code", label="Shoe")
@@ -45,10 +42,10 @@ class BetFilterSet(django_filters.FilterSet):
     table = django_filters.CharFilter(field_name="round__table__code", label="Table code")
     kind = django_filters.CharFilter()
     day = django_filters.DateFilter(field_name="round__opened_at", lookup_expr="date", label="Day (UTC)")
-    placed_after = django_filters.IsoDateTimeFilter(
+    placed_after = UtcDateTimeFilter(
         field_name="round__opened_at", lookup_expr="gte", label="Placed from (UTC)"
     )
-    placed_before = django_filters.IsoDateTimeFilter(
+    placed_before = UtcDateTimeFilter(
         field_name="round__opened_at", lookup_expr="lt", label="Placed before (UTC)"
     )
     differs = django_filters.BooleanFilter(method="by_difference", label="Computed differs from reported")
@@ -76,12 +73,8 @@ class IncidentFilterSet(django_filters.FilterSet):
     table = django_filters.CharFilter(field_name="table__code", label="Table code")
     kind = django_filters.MultipleChoiceFilter(choices=IncidentKind.choices)
     status = django_filters.MultipleChoiceFilter(choices=IncidentStatus.choices)
-    opened_after = django_filters.IsoDateTimeFilter(
-        field_name="opened_at", lookup_expr="gte", label="Opened from (UTC)"
-    )
-    opened_before = django_filters.IsoDateTimeFilter(
-        field_name="opened_at", lookup_expr="lt", label="Opened before (UTC)"
-    )
+    opened_after = UtcDateTimeFilter(field_name="opened_at", lookup_expr="gte", label="Opened from (UTC)")
+    opened_before = UtcDateTimeFilter(field_name="opened_at", lookup_expr="lt", label="Opened before (UTC)")
 
     class Meta:
         model = Incident

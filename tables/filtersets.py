@@ -1,6 +1,8 @@
 import django_filters
 from django.db.models import Q
 
+from config.filters import UtcDateTimeFilter
+
 from .choices import Currency, Game, TableStatus
 from .models import Table, TableConfiguration, TableStatusChange
 
@@ -26,8 +28,8 @@ class TableFilterSet(django_filters.FilterSet):
 
 class TableConfigurationFilterSet(django_filters.FilterSet):
     table = django_filters.CharFilter(field_name="table__code", label="Table code")
-    valid_from_after = django_filters.IsoDateTimeFilter(field_name="valid_from", lookup_expr="gte")
-    valid_from_before = django_filters.IsoDateTimeFilter(field_name="valid_from", lookup_expr="lt")
+    valid_from_after = UtcDateTimeFilter(field_name="valid_from", lookup_expr="gte")
+    valid_from_before = UtcDateTimeFilter(field_name="valid_from", lookup_expr="lt")
 
     class Meta:
         model = TableConfiguration
@@ -37,8 +39,8 @@ class TableConfigurationFilterSet(django_filters.FilterSet):
 class TableStatusChangeFilterSet(django_filters.FilterSet):
     table = django_filters.CharFilter(field_name="table__code", label="Table code")
     to_status = django_filters.MultipleChoiceFilter(choices=TableStatus.choices)
-    changed_after = django_filters.IsoDateTimeFilter(field_name="changed_at", lookup_expr="gte")
-    changed_before = django_filters.IsoDateTimeFilter(field_name="changed_at", lookup_expr="lt")
+    changed_after = UtcDateTimeFilter(field_name="changed_at", lookup_expr="gte")
+    changed_before = UtcDateTimeFilter(field_name="changed_at", lookup_expr="lt")
 
     class Meta:
         model = TableStatusChange
