@@ -4,6 +4,7 @@ from django.utils.html import format_html
 
 from config.listing import BadgeColumn, MoneyColumn, UtcDateTimeColumn
 from limits.choices import BetKind
+from tables.choices import Game
 
 from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun
 
@@ -35,7 +36,8 @@ class IntervalColumn(tables.Column):
         super().__init__(*args, **kwargs)
 
     def render(self, record):
-        return f"{getattr(record, self.prefix + '_low')} – {getattr(record, self.prefix + '_high')}"
+        low, high = getattr(record, self.prefix + "_low"), getattr(record, self.prefix + "_high")
+        return f"{low:.2f}–{high:.2f}"
 
     def value(self, record):
         low = getattr(record, self.prefix + "_low")
@@ -46,16 +48,21 @@ def kind_label(kind: str) -> str:
     return BetKind(kind).label if kind in BetKind.values else kind
 
 
+def game_label(game: str) -> str:
+    return Game(game).label if game in Game.values else game
+
+
 class DailyFiguresTable(tables.Table):
-    day = tables.DateColumn(format="Y-m-d")
-    table_code = tables.Column("Table")
+    # The page shows one day: the day is in the title and in the CSV, not in every row.
+    day = tables.DateColumn(format="Y-m-d", visible=False)
+    table_code = tables.Column("Table", empty_values=())
     kind = tables.Column("Bet kind")
     wagered = MoneyColumn("Handle")
-    returned = MoneyColumn()
+    returned = MoneyColumn("Returned")
     gross_gaming_revenue = MoneyColumn("GGR")
     observed_rtp = PercentColumn("Observed RTP")
     theoretical_rtp = PercentColumn("Theoretical RTP")
-    difference = tables.Column("Observed − theoretical", attrs=NUMBER, orderable=False, empty_values=())
+    difference = tables.Column("Difference", attrs=NUMBER, orderable=False, empty_values=())
     ci95 = IntervalColumn("ci95", "95% interval")
     ci99 = IntervalColumn("ci99", "99% interval")
     outside_99 = tables.BooleanColumn("Outside 99%", yesno="flagged,")
@@ -65,8 +72,6 @@ class DailyFiguresTable(tables.Table):
         fields = [
             "day",
             "table_code",
-            "game",
-            "currency",
             "kind",
             "rounds",
             "bets",
@@ -86,7 +91,9 @@ class DailyFiguresTable(tables.Table):
 
     def render_table_code(self, value, record):
         if not value:
-            return format_html("<strong>{} total</strong>", record.get_game_display())
+            return format_html(
+                '<strong>Total</strong> <span class="subtle">{}</span>', game_label(record.game)
+            )
         return format_html('<a href="{}">{}</a>', reverse("tables:table_detail", args=[value]), value)
 
     def value_table_code(self, value):
@@ -100,14 +107,14 @@ class DailyFiguresTable(tables.Table):
 
     def render_difference(self, record):
         difference = record.difference
-        return "—" if difference is None else f"{difference:+} pp"
+        return "—" if difference is None else f"{difference:+.2f} pp"
 
     def value_difference(self, record):
         return "" if record.difference is None else str(record.difference)
 
 
 class DailyTableSummaryTable(tables.Table):
-    day = tables.DateColumn(format="Y-m-d")
+    day = tables.DateColumn(format="Y-m-d", visible=False)
     table = tables.Column(accessor="table__code")
     finding_codes = tables.Column("Findings by code", orderable=False)
     flagged = tables.BooleanColumn(yesno="flagged,")
@@ -118,7 +125,6 @@ class DailyTableSummaryTable(tables.Table):
             "day",
             "table",
             "game",
-            "currency",
             "rounds",
             "cancelled_rounds",
             "resettlements",
@@ -135,6 +141,9 @@ class DailyTableSummaryTable(tables.Table):
             '<a href="{}">{}</a>', reverse("tables:table_detail", args=[record.table.code]), record.table.code
         )
 
+    def render_game(self, value):
+        return game_label(value)
+
     def render_finding_codes(self, value):
         return ", ".join(f"{code} {count}" for code, count in sorted(value.items())) or "—"
 
@@ -143,16 +152,16 @@ class DailyTableSummaryTable(tables.Table):
 
 
 class DailyExposureTable(tables.Table):
-    day = tables.DateColumn(format="Y-m-d")
+    day = tables.DateColumn(format="Y-m-d", visible=False)
     table = tables.Column(accessor="table__code")
     kind = tables.Column("Side option")
-    stakes = MoneyColumn()
-    returned = MoneyColumn()
+    stakes = MoneyColumn("Stakes")
+    returned = MoneyColumn("Returned")
     observed_rtp = PercentColumn("Observed RTP")
     theoretical_rtp = PercentColumn("Theoretical RTP")
-    liability_total = MoneyColumn("Liability (all at top pattern)")
-    peak_liability = MoneyColumn("Peak round liability")
-    peak_round_id = tables.Column("Peak round")
+    liability_total = MoneyColumn("Liability")
+    peak_liability = MoneyColumn("Peak liability")
+    peak_round_id = tables.Column("Peak round", attrs={"td": {"class": "mono small"}})
     after_max_round_bets = tables.Column("Bets after max round", attrs=NUMBER)
     after_max_round_stakes = MoneyColumn("Stakes after max round")
 
@@ -161,8 +170,6 @@ class DailyExposureTable(tables.Table):
         fields = [
             "day",
             "table",
-            "game",
-            "currency",
             "kind",
             "bets",
             "stakes",

@@ -62,3 +62,11 @@ def chance(probability):
     if probability <= 0:
         return "0 %"
     return f"{probability * 100:.4f} % (1 in {1 / probability:,.1f})"
+
+
+@register.filter
+def pattern(name: str) -> str:
+    """A side option pattern's name as a paytable writes it: "unsuited_6_7_8" -> "Unsuited 6 7 8"."""
+    from tables.forms import pattern_label
+
+    return pattern_label(name)
