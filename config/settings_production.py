@@ -1,0 +1,44 @@
+"""Production settings: config/settings.py behind a TLS-terminating proxy (see README.md).
+
+    DJANGO_SETTINGS_MODULE=config.settings_production
+
+DEBUG is off; SECRET_KEY and ALLOWED_HOSTS must come from the environment, or start-up stops with
+ImproperlyConfigured naming the variable. Plain HTTP is redirected to HTTPS, cookies go over HTTPS
+only, and browsers are told (HSTS) to use nothing but HTTPS for a year. Everything else, such as
+DATABASE_URL and CELERY_BROKER_URL, is read as in development.
+"""
+
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env_bool, env_list, env_str
+from config.settings import *  # noqa: F403
+
+if env_bool("DEBUG", False):
+    raise ImproperlyConfigured("DEBUG must be off in production: unset it (or set DEBUG=false).")
+DEBUG = False
+
+SECRET_KEY = env_str("SECRET_KEY")
+if SECRET_KEY is None:
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set in production: a long random string, e.g. the output of "
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`, the same on every server."
+    )
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
+if not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must be set in production: the host names the back office is served under, "
+        "comma-separated (e.g. pitboss.example.com)."
+    )
+
+# HTTPS ends at the proxy, which must set X-Forwarded-Proto on every request (replacing any a
+# client sent): that is how a request is known to have come in over HTTPS.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = True
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+SECURE_HSTS_SECONDS = 365 * 24 * 60 * 60
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+# Takes effect only once the domain is submitted to the browsers' preload list (hstspreload.org),
+# a separate, deliberate step.
+SECURE_HSTS_PRELOAD = True

@@ -1,0 +1,100 @@
+"""`manage.py check --deploy` is clean with the production settings (config/settings_production.py),
+which refuse to start without their secret and hosts; the development settings stay as they were."""
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PRODUCTION = "config.settings_production"
+# What the settings read about security; the tests set them, the rest of the environment stays.
+SECURITY_VARIABLES = {"DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"}
+SHOW_SETTINGS = """
+import json
+from django.conf import settings
+names = ["DEBUG", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "SECURE_PROXY_SSL_HEADER", "SECURE_HSTS_SECONDS",
+         "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"]
+print(json.dumps({name: getattr(settings, name) for name in names}))
+"""
+
+
+def run(*args: str, **variables: str) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items() if k not in SECURITY_VARIABLES}
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=REPO,
+        env={**environ, **variables},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def production(**variables: str) -> dict[str, str]:
+    return {
+        "DJANGO_SETTINGS_MODULE": PRODUCTION,
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "pitboss.example.com",
+        **variables,
+    }
+
+
+def test_check_deploy_is_clean_with_the_production_settings():
+    result = run("manage.py", "check", "--deploy", "--fail-level", "WARNING", **production())
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+    assert "WARNING" not in result.stdout + result.stderr
+
+
+def test_the_production_settings_expect_tls_to_end_at_a_proxy():
+    result = run("-c", f"import django; django.setup(); {SHOW_SETTINGS}", **production())
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "DEBUG": False,
+        "ALLOWED_HOSTS": ["pitboss.example.com"],
+        "SECURE_SSL_REDIRECT": True,
+        "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
+        "SECURE_HSTS_SECONDS": 31536000,
+        "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True,
+    }
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = run("manage.py", "check", "--deploy", **production(SECRET_KEY=""))
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: SECRET_KEY must be set in production" in result.stderr
+
+
+def test_production_refuses_to_start_without_allowed_hosts():
+    result = run("manage.py", "check", "--deploy", **production(ALLOWED_HOSTS=""))
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: ALLOWED_HOSTS must be set in production" in result.stderr
+
+
+def test_production_refuses_debug():
+    result = run("manage.py", "check", "--deploy", **production(DEBUG="true"))
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DEBUG must be off in production" in result.stderr
+
+
+def test_the_development_settings_stay_as_they_were():
+    """`make demo` serves plain HTTP on 127.0.0.1 with a development key: no redirect, no
+    HTTPS-only cookies (the login would not stick), DEBUG on."""
+    result = run(
+        "-c", f"import django; django.setup(); {SHOW_SETTINGS}", DJANGO_SETTINGS_MODULE="config.settings"
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "DEBUG": True,
+        "ALLOWED_HOSTS": ["127.0.0.1", "localhost"],
+        "SECURE_SSL_REDIRECT": False,
+        "SECURE_PROXY_SSL_HEADER": None,
+        "SECURE_HSTS_SECONDS": 0,
+        "SESSION_COOKIE_SECURE": False,
+        "CSRF_COOKIE_SECURE": False,
+    }
+    assert run("manage.py", "check", DJANGO_SETTINGS_MODULE="config.settings").returncode == 0
