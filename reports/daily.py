@@ -28,7 +28,7 @@ ids, three for the summary, then three deletes and three inserts.
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 from django.db import connection, transaction
@@ -195,9 +195,8 @@ class Version:
     """What the figures need of a configuration version: its theoretical odds, if known, and rules."""
 
     pk: int
-    table_id: int
     number: int
-    valid_from: object
+    valid_from: datetime
     rtp: dict[str, Decimal]  # bet kind -> theoretical RTP; empty while its odds are not worked out
     patterns: dict[str, dict[str, float]]  # side option -> paying pattern -> probability
     paytables: dict[str, tuple[str, ...]]  # side option -> the patterns its paytable pays
@@ -212,7 +211,6 @@ def versions(configurations) -> dict[int, Version]:
         rules = configuration.rule_set
         result[configuration.pk] = Version(
             pk=configuration.pk,
-            table_id=configuration.table_id,
             number=configuration.version,
             valid_from=configuration.valid_from,
             rtp={kind: Decimal(value) for kind, value in figures.get("rtp", {}).items()},
@@ -285,7 +283,8 @@ def table_day_compute(*, table: Table, day: date, run: ReportRun) -> None:
     with transaction.atomic():
         tune_session()
         known = versions(table.configurations.filter(valid_from__lt=the_day.ends_at))
-        groups = kind_groups(completed, with_peak=True)
+        offers_side_options = any(version.top_odds for version in known.values())
+        groups = kind_groups(completed, with_peak=offers_side_options)
         kinds = by_kind(groups)
         players = exposure.kind_players(completed, known)
         same = {"day": day, "table": table, "game": table.game, "currency": table.currency, "run": run}

@@ -8,6 +8,7 @@ second Deluxe table in euros, seats the same players; DLXG plays Deluxe in pound
 rounds open exactly at the day's bounds and one second before.
 """
 
+import copy
 import json
 from collections import defaultdict
 from datetime import date, timedelta
@@ -23,12 +24,13 @@ from reports.daily import table_day_compute, totals_compute
 from reports.gaming_day import gaming_day
 from reports.models import DailyExposure, DailyFigures, DailyTableSummary, ReportRun, RunTrigger
 from rounds import services
+from rounds.engine.odds import side_option_odds
 from rounds.engine.rules import preset
 from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from rounds.models import Round
-from tables.models import ConfigurationOdds, Table
-from tables.odds import configuration_odds_compute
+from tables.models import ConfigurationOdds, Table, TableConfiguration
+from tables.odds import configuration_odds_compute, rules_digest
 from tables.services import configuration_change
 from tests import factories
 
@@ -66,6 +68,24 @@ def edge_round(number: int, opened_at) -> Round:
     return round_ingest(document=document).round
 
 
+def side_options_changed_odds(version: TableConfiguration) -> ConfigurationOdds:
+    """The figures of a version that changed only side options: the version before's, with its side
+    options worked out again. The same as configuration_odds_compute's, without ten seconds on a main
+    game that side options do not change."""
+    before = ConfigurationOdds.objects.get(
+        configuration__table=version.table, configuration__version=version.version - 1
+    )
+    rules = version.rule_set
+    figures = copy.deepcopy(before.figures)
+    for option in rules.side_options:
+        odds = side_option_odds(rules, option.kind)
+        figures["rtp"][option.kind] = str(odds.rtp)
+        figures["patterns"][option.kind] = {pattern: float(p) for pattern, p in odds.probabilities.items()}
+    return ConfigurationOdds.objects.create(
+        configuration=version, rules_sha256=rules_digest(version), figures=figures, seconds=0.0
+    )
+
+
 @pytest.fixture
 def day():
     call_command("seed_demo", stdout=StringIO())
@@ -80,15 +100,10 @@ def day():
             reason="A richer Pair from mid-morning",
             valid_from=start + timedelta(minutes=12),
         )
-        factories.table("DLX2", game="deluxe", limits={"main": ("2.50", "2500.00")})
-        factories.table("DLXG", game="deluxe", currency="GBP", limits={"main": ("2.50", "2500.00")})
-    for table in Table.objects.filter(code__in=["DLX1", "DLX2", "DLXG"]):
-        for configuration in table.configurations.all():
-            configuration_odds_compute(configuration=configuration)
+    configuration_odds_compute(configuration=TableConfiguration.objects.get(table__code="DLX1", version=1))
+    side_options_changed_odds(TableConfiguration.objects.get(table__code="DLX1", version=2))
 
     dlx1 = play("DLX1", seed=5, start=start, wrong_payout_rate=0.25, cancel_rate=0.12)
-    play("DLX2", seed=6, start=start, rename_players="DLX1")
-    play("DLXG", seed=7, start=start)
     edges = {
         "before": edge_round(1, bounds.starts_at - timedelta(seconds=1)),
         "first": edge_round(2, bounds.starts_at),
@@ -101,7 +116,20 @@ def day():
     approved = services.resettlement_propose(round_=wrong[0], proposed_by=compliance, reason="short paid")
     services.resettlement_approve(resettlement=approved, decided_by=supervisor, comment="Checked the video.")
     services.resettlement_propose(round_=wrong[1], proposed_by=compliance, reason="also short paid")
-    return {"bounds": bounds, "dlx1": dlx1, "edges": edges}
+    return {"bounds": bounds, "dlx1": dlx1, "edges": edges, "start": start}
+
+
+@pytest.fixture
+def more_tables(day):
+    """DLX2, a second Deluxe table in euros seating DLX1's players, and DLXG, Deluxe in pounds."""
+    with freeze_time(DAY - timedelta(days=30)):
+        factories.table("DLX2", game="deluxe", limits={"main": ("2.50", "2500.00")})
+        factories.table("DLXG", game="deluxe", currency="GBP", limits={"main": ("2.50", "2500.00")})
+    for code in ("DLX2", "DLXG"):
+        configuration_odds_compute(configuration=TableConfiguration.objects.get(table__code=code))
+    play("DLX2", seed=6, start=day["start"], rename_players="DLX1")
+    play("DLXG", seed=7, start=day["start"])
+    return day
 
 
 def new_run(day_: date = DAY) -> ReportRun:
@@ -348,7 +376,7 @@ def test_rounds_just_outside_the_day_are_left_out(day):
     assert main.rounds == len(completed) + 1
 
 
-def test_running_a_day_again_replaces_its_rows(day):
+def test_running_a_day_again_replaces_its_rows(more_tables):
     first, second = new_run(), new_run()
     for run in (first, second):
         for code in ("DLX1", "DLX2", "DLXG"):
@@ -362,12 +390,12 @@ def test_running_a_day_again_replaces_its_rows(day):
     assert set(DailyFigures.objects.values_list("run", flat=True)) == {second.pk}
 
 
-def test_totals_add_tables_of_one_currency_and_never_across_currencies(day):
+def test_totals_add_tables_of_one_currency_and_never_across_currencies(more_tables):
     run = new_run()
     for code in ("DLX1", "DLX2", "DLXG"):
         table_day_compute(table=table(code), day=DAY, run=run)
     totals_compute(day=DAY, run=run)
-    bounds = day["bounds"]
+    bounds = more_tables["bounds"]
     euros = DailyFigures.objects.filter(day=DAY, table=None, game="deluxe", currency="EUR")
     pounds = DailyFigures.objects.filter(day=DAY, table=None, game="deluxe", currency="GBP")
     assert all(row.table_code == "" for row in [*euros, *pounds])

@@ -1,0 +1,379 @@
+"""The daily report's figures on PostgreSQL (`make bench`; DATABASE_URL must name a PostgreSQL database).
+
+One gaming day of 100,000 rounds over the four seed_demo tables (about ten bets a round: main bets,
+bets behind, insurance and side options paying their patterns as often as the exact odds say; a few
+cancelled rounds, findings, stakes after a side option's max round and approved re-settlements),
+written directly in SQL. Timed, best of 3 each:
+
+- the job's work without Celery and PDFs: `table_day_compute` for every table, then `totals_compute`;
+- the bare SQL aggregate over the same rows: one GROUP BY table, bet kind with count and sums;
+- for reference, the floor of any job with per-round intervals: one aggregate over the per-round
+  GROUP BY of the same rows, all tables at once.
+
+Goal: the job within 2x of the bare aggregate. It works in its own scratch database (Django's test
+database creation, named <database>_bench_reports), dropped at the end.
+"""
+
+import os
+import time
+from datetime import date
+from decimal import Decimal
+
+GOAL_RATIO = 2.0
+DAY = date(2026, 11, 20)
+ROUNDS = 100_000
+PLAYERS_PER_TABLE = 2_500
+ROUNDS_PER_SHOE = 50
+CANCELLED_EVERY = 401  # one round in 401 is cancelled (at every table in turn)
+FINDING_EVERY = 101  # one round in 101 has a wrong payout found
+RESETTLEMENTS = 100
+
+# Each table's ten bets of a round, by kind: the mix of its rule sheet's offered kinds.
+BET_KINDS = {
+    "DLX1": ["main"] * 5 + ["behind", "behind", "insurance", "pair", "pair"],
+    "BND1": ["main"] * 5 + ["insurance", "pair", "bust_bonus", "lucky_trio", "poker_trio"],
+    "CLS1": ["main"] * 5 + ["behind", "behind", "insurance", "perfect_pairs", "twenty_one_plus_three"],
+    "MPB1": ["main"] * 6 + ["behind", "behind", "behind", "insurance"],
+}
+MAIN_STAKES = ["5.00", "10.00", "10.00", "25.00", "2.50", "20.00", "50.00", "5.01", "12.50", "100.00"]
+SIDE_STAKES = ["1.00", "2.00", "5.00", "0.50", "2.51", "10.00"]
+
+
+def main():
+    if not os.environ.get("DATABASE_URL"):
+        print("   skipped: DATABASE_URL is not set (this benchmark needs PostgreSQL; see README.md)")
+        return
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+
+    if connection.vendor != "postgresql":
+        print("   skipped: DATABASE_URL is not a PostgreSQL database")
+        return
+    database = settings.DATABASES["default"]
+    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_bench_reports"
+    print(f"   scratch database {database['TEST']['NAME']} (dropped at the end)", flush=True)
+    state = setup_databases(verbosity=0, interactive=False)
+    try:
+        started = time.perf_counter()
+        bets = generate_day()
+        print(
+            f"   {ROUNDS:,} rounds, {bets:,} bets written in {time.perf_counter() - started:.1f} s",
+            flush=True,
+        )
+        compare()
+    finally:
+        teardown_databases(state, verbosity=0)
+
+
+# --- the day's rows -------------------------------------------------------------------------------
+
+
+def generate_day() -> int:
+    """Write the day's rounds, bets, findings and re-settlements in SQL; the number of bets."""
+    import io
+
+    from django.core.management import call_command
+    from django.db import connection
+
+    from tables.models import Table
+    from tables.odds import configuration_odds_compute
+
+    call_command("seed_demo", stdout=io.StringIO())
+    tables = list(Table.objects.order_by("code"))
+    patterns = []
+    for table in tables:
+        configuration = table.configurations.get(version=1)
+        odds = configuration_odds_compute(configuration=configuration)
+        patterns += _pattern_ranges(table.code, configuration.rule_set, odds.figures["patterns"])
+    with connection.cursor() as cursor:
+        _write_rows(cursor, tables, patterns)
+    from tests.factories import user
+
+    _write_resettlements(user("supervisor", "bench-proposer").pk, user("supervisor", "bench-approver").pk)
+    with connection.cursor() as cursor:
+        for name in ("limits_player", "rounds_round", "rounds_bet", "rounds_finding", "rounds_adjustment"):
+            cursor.execute(f"VACUUM ANALYZE {name}")  # as autovacuum would after a day's writes
+        cursor.execute("SELECT count(*) FROM rounds_bet")
+        return cursor.fetchone()[0]
+
+
+def _pattern_ranges(code: str, rules, probabilities: dict) -> list[tuple]:
+    """(table, kind, pattern, returned per unit staked, low, high): a side bet whose random draw lies in
+    [low, high) hits the pattern, so patterns hit as often as the exact odds say."""
+    ranges = []
+    for option in rules.side_options:
+        low = 0.0
+        for pattern, odds in option.paytable:
+            high = low + probabilities[option.kind][pattern]
+            ranges.append((code, option.kind, pattern, 1 + odds, low, high))
+            low = high
+    return ranges
+
+
+def _write_rows(cursor, tables, patterns) -> None:
+    from reports.gaming_day import gaming_day
+
+    day = gaming_day(DAY)
+    tables_values = ", ".join(
+        cursor.mogrify("(%s, %s, %s, %s::text[])", [t.code, n, t.pk, BET_KINDS[t.code]])
+        for n, t in enumerate(tables)
+    )
+    pattern_values = ", ".join(
+        cursor.mogrify("(%s, %s, %s, %s::numeric, %s::float8, %s::float8)", row) for row in patterns
+    )
+    cursor.execute(
+        "INSERT INTO limits_player (external_id, display_name, account_type, currency, status, created_at) "
+        "SELECT 'BENCH' || lpad(n::text, 6, '0'), '', 'real', 'EUR', 'active', now() "
+        "FROM generate_series(1, %s) n",
+        [PLAYERS_PER_TABLE * len(tables)],
+    )
+    shoes = ROUNDS // len(tables) // ROUNDS_PER_SHOE + 1
+    cursor.execute(
+        "INSERT INTO rounds_shoe (code, first_seen_at, table_id) "
+        "SELECT t.code || '-BENCH-' || s, now(), t.id FROM tables_table t, generate_series(0, %s) s",
+        [shoes],
+    )
+    # Rounds evenly over the day, the tables taking turns; each shoe has ROUNDS_PER_SHOE rounds.
+    cursor.execute(
+        f"""
+        WITH bench_table (code, n, id, kinds) AS (VALUES {tables_values})
+        INSERT INTO rounds_round (round_id, number, opened_at, closed_at, status, cancel_reason,
+            cut_card, document, document_sha256, cards_taken, players, bet_count, wagered, returned,
+            computed_wagered, computed_returned, finding_count, review_comment, ingested_at,
+            configuration_id, table_id, shoe_id)
+        SELECT t.code || '-BENCH-' || lpad(i::text, 6, '0'), (i / %(tables)s) %% %(per_shoe)s + 1,
+            %(start)s + (%(seconds)s * i / %(rounds)s) * interval '1 second',
+            %(start)s + (%(seconds)s * i / %(rounds)s + 40) * interval '1 second',
+            CASE WHEN i %% %(cancelled)s = 7 THEN 'cancelled' ELSE 'completed' END,
+            CASE WHEN i %% %(cancelled)s = 7 THEN 'malfunction' ELSE '' END,
+            (i / %(tables)s) %% %(per_shoe)s = %(per_shoe)s - 1, '{{}}', '', '', 10, 10, 0, 0, 0, 0,
+            (i %% %(finding)s = 3)::int, '', now(), c.id, t.id, shoe.id
+        FROM generate_series(0, %(rounds)s - 1) i
+        JOIN bench_table t ON t.n = i %% %(tables)s
+        JOIN tables_tableconfiguration c ON c.table_id = t.id AND c.version = 1
+        JOIN rounds_shoe shoe ON shoe.code = t.code || '-BENCH-' || (i / %(tables)s / %(per_shoe)s)
+        """,
+        {
+            "tables": len(tables),
+            "per_shoe": ROUNDS_PER_SHOE,
+            "start": day.starts_at,
+            "seconds": (day.ends_at - day.starts_at).total_seconds() - 60,
+            "rounds": ROUNDS,
+            "cancelled": CANCELLED_EVERY,
+            "finding": FINDING_EVERY,
+        },
+    )
+    cursor.execute("SELECT min(id) FROM limits_player WHERE external_id LIKE 'BENCH%%'")
+    first_player = cursor.fetchone()[0]
+    # Ten bets a round. Main bets and bets behind win, push or pay a blackjack about as often as
+    # the game does (RTP near 99.7%), insurance pays 2:1 three times in ten, side options pay their
+    # patterns at the exact odds; a cancelled round returns every stake.
+    cursor.execute(
+        f"""
+        WITH bench_table (code, n, id, kinds) AS (VALUES {tables_values}),
+        pattern (code, kind, pattern, pays, low, high) AS (VALUES {pattern_values}),
+        drawn AS (
+            SELECT r.id AS round_id, r.round_id AS code, r.status, t.code AS table_code, t.n,
+                slot, t.kinds[slot] AS kind, random() AS outcome, random() AS stake_draw,
+                random() AS player_draw
+            FROM rounds_round r
+            JOIN bench_table t ON t.id = r.table_id
+            CROSS JOIN generate_series(1, 10) slot
+        ),
+        staked AS (
+            SELECT d.*, CASE WHEN d.kind IN ('main', 'behind', 'insurance')
+                THEN (%(main_stakes)s::numeric[])[1 + floor(d.stake_draw * 10)::int]
+                ELSE (%(side_stakes)s::numeric[])[1 + floor(d.stake_draw * 6)::int] END AS stake
+            FROM drawn d
+        ),
+        settled AS (
+            SELECT s.*, coalesce(p.pattern, '') AS pattern,
+                CASE
+                    WHEN s.status = 'cancelled' THEN s.stake
+                    WHEN p.pattern IS NOT NULL THEN s.stake * p.pays
+                    WHEN s.kind = 'insurance' THEN CASE WHEN s.outcome < 0.3 THEN s.stake * 3 ELSE 0 END
+                    WHEN s.kind IN ('main', 'behind') THEN CASE
+                        WHEN s.outcome < 0.40 THEN s.stake * 2
+                        WHEN s.outcome < 0.485 THEN s.stake
+                        WHEN s.outcome < 0.53 THEN floor(s.stake * 250) / 100
+                        ELSE 0 END
+                    ELSE 0
+                END AS returned
+            FROM staked s
+            LEFT JOIN pattern p ON p.code = s.table_code AND p.kind = s.kind
+                AND s.outcome >= p.low AND s.outcome < p.high AND s.status = 'completed'
+        )
+        INSERT INTO rounds_bet (bet_id, spot, kind, stake, wagered, returned, computed_wagered,
+            computed_returned, computed_pattern, options, player_id, round_id)
+        SELECT code || '-' || slot, slot::text, kind, stake, stake, returned, stake, returned, pattern,
+            '{{}}', %(first_player)s + n * %(players)s + floor(player_draw * %(players)s)::int, round_id
+        FROM settled
+        ORDER BY round_id, slot  -- a round's bets together, the tables' rounds interleaved, as ingest does
+        """,
+        {
+            "main_stakes": MAIN_STAKES,
+            "side_stakes": SIDE_STAKES,
+            "first_player": first_player,
+            "players": PLAYERS_PER_TABLE,
+        },
+    )
+    # At Boundless, side options closed after their max round (pair 40, the others 45) were staked.
+    cursor.execute(
+        """
+        INSERT INTO rounds_finding (code, spot, hand, message, bet_id, round_id)
+        SELECT 'side_option_after_max_round', b.spot, NULL, 'Side option staked after its max round',
+            b.id, r.id
+        FROM rounds_bet b JOIN rounds_round r ON r.id = b.round_id
+        JOIN tables_table t ON t.id = r.table_id
+        WHERE t.code = 'BND1' AND ((b.kind = 'pair' AND r.number > 40)
+            OR (b.kind IN ('bust_bonus', 'lucky_trio', 'poker_trio') AND r.number > 45))
+        """
+    )
+    cursor.execute(
+        """
+        INSERT INTO rounds_finding (code, spot, hand, message, bet_id, round_id)
+        SELECT 'wrong_returned', '1', NULL, 'Returned amount differs from the computed one', NULL, r.id
+        FROM rounds_round r WHERE r.finding_count > 0
+        """
+    )
+
+
+def _write_resettlements(proposer: int, approver: int) -> None:
+    """Approved re-settlements of RESETTLEMENTS completed rounds, each paying one bet 1.00 more."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            INSERT INTO rounds_resettlement (status, reason, proposed_at, decided_at, decision_comment,
+                decided_by_id, proposed_by_id, round_id)
+            SELECT 'approved', 'bench', now(), now(), 'bench', %s, %s, r.id
+            FROM rounds_round r WHERE r.status = 'completed' AND r.finding_count > 0
+            ORDER BY r.id LIMIT %s
+            """,
+            [approver, proposer, RESETTLEMENTS],
+        )
+        cursor.execute(
+            """
+            INSERT INTO rounds_adjustment (amount, created_at, bet_id, resettlement_id)
+            SELECT 1.00, now(), (SELECT min(b.id) FROM rounds_bet b WHERE b.round_id = s.round_id), s.id
+            FROM rounds_resettlement s
+            """
+        )
+
+
+# --- timing ---------------------------------------------------------------------------------------
+
+
+def bare_aggregate() -> list:
+    """The bare SQL aggregate over the day's rows: one GROUP BY table, kind with count and sums."""
+    from django.db import connection
+
+    from reports.gaming_day import gaming_day
+
+    day = gaming_day(DAY)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT r.table_id, b.kind, count(*), sum(b.wagered), sum(b.returned)
+            FROM rounds_bet b JOIN rounds_round r ON r.id = b.round_id
+            WHERE r.opened_at >= %s AND r.opened_at < %s
+            GROUP BY r.table_id, b.kind
+            """,
+            [day.starts_at, day.ends_at],
+        )
+        return cursor.fetchall()
+
+
+def per_round_aggregate() -> list:
+    """For reference, the floor of any job with per-round intervals: one aggregate over the per-round
+    GROUP BY of the same rows (n, ΣW, ΣR, ΣW², ΣR², ΣWR per table and kind), all tables at once."""
+    from django.db import connection
+
+    from reports.gaming_day import gaming_day
+
+    day = gaming_day(DAY)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT table_id, kind, count(*), sum(w), sum(r), sum(w * w), sum(r * r), sum(w * r)
+            FROM (
+                SELECT r.table_id, b.round_id, b.kind, sum(b.wagered) AS w, sum(b.returned) AS r
+                FROM rounds_bet b JOIN rounds_round r ON r.id = b.round_id
+                WHERE r.opened_at >= %s AND r.opened_at < %s AND r.status = 'completed'
+                GROUP BY r.table_id, b.round_id, b.kind
+            ) per_round
+            GROUP BY table_id, kind
+            """,
+            [day.starts_at, day.ends_at],
+        )
+        return cursor.fetchall()
+
+
+def daily_job() -> dict[str, float]:
+    """The daily job's work without Celery and PDFs: every table's figures, then the totals. The
+    seconds of each step."""
+    from django.conf import settings
+
+    from reports.daily import table_day_compute, totals_compute
+    from reports.models import ReportRun, RunTrigger
+    from tables.models import Table
+
+    run = ReportRun.objects.create(
+        day=DAY,
+        trigger=RunTrigger.COMMAND,
+        time_zone=settings.PITBOSS_GAMING_DAY_TIME_ZONE,
+        cutoff=settings.PITBOSS_GAMING_DAY_CUTOFF,
+    )
+    seconds = {}
+    for table in Table.objects.order_by("code"):
+        started = time.perf_counter()
+        table_day_compute(table=table, day=DAY, run=run)
+        seconds[table.code] = time.perf_counter() - started
+    started = time.perf_counter()
+    totals_compute(day=DAY, run=run)
+    seconds["totals"] = time.perf_counter() - started
+    return seconds
+
+
+def best_of_3(work) -> tuple[float, object]:
+    """The best time of three runs, and what that run returned."""
+    best, result = float("inf"), None
+    for _ in range(3):
+        started = time.perf_counter()
+        returned = work()
+        seconds = time.perf_counter() - started
+        if seconds < best:
+            best, result = seconds, returned
+    return best, result
+
+
+def compare() -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from reports.models import DailyExposure, DailyFigures
+
+    bare_aggregate()  # the rows into the cache for both
+    bare, _ = best_of_3(bare_aggregate)
+    per_round, _ = best_of_3(per_round_aggregate)
+    job, steps = best_of_3(daily_job)
+    with CaptureQueriesContext(connection) as queries:
+        daily_job()
+    handle = sum((row.wagered for row in DailyFigures.objects.filter(table=None)), Decimal(0))
+    print(
+        f"   stored: {DailyFigures.objects.count()} figure rows, {DailyExposure.objects.count()} exposure "
+        f"rows; handle {handle:,} EUR; {len(queries)} queries for the whole day"
+    )
+    print(f"   bare SQL GROUP BY table, kind (best of 3): {bare:.3f} s")
+    print(f"   for reference, the per-round GROUP BY alone, all tables at once: {per_round:.3f} s")
+    print(f"   table_day_compute x 4 + totals_compute (best of 3): {job:.3f} s")
+    print("      " + ", ".join(f"{step} {seconds:.2f} s" for step, seconds in steps.items()))
+    ratio = job / bare
+    verdict = "met" if ratio <= GOAL_RATIO else "NOT met"
+    print(f"   job / bare SQL = {ratio:.2f}x (goal <= {GOAL_RATIO:.0f}x: {verdict})", flush=True)
