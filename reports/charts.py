@@ -200,11 +200,12 @@ def _runs_of_days(points: list[TrendPoint], field: str) -> list[list[tuple[int, 
 
 def pattern_hits_svg(rows: list[dict], *, title: str, width: int = 760) -> SafeString:
     """Hits per pattern against the number expected from the exact odds, as pairs of horizontal
-    bars: `rows` are [{"pattern": label, "hits": n, "expected": x}]."""
+    bars: `rows` are [{"pattern": label, "hits": n, "expected": x or None (odds unknown)}]."""
     label_width, value_width, top, row_height = 170, 90, 26, 26
     height = top + row_height * max(len(rows), 1) + 6
     bar_width = width - label_width - value_width
-    largest = max([float(row["hits"]) for row in rows] + [float(row["expected"]) for row in rows] + [1.0])
+    values = [float(row["hits"]) for row in rows] + [float(row["expected"] or 0) for row in rows]
+    largest = max([*values, 1.0])
 
     parts = [_svg_open(width, height, title), _text(0, 12, title, size=10)]
     legend = [(_rect(0, 0, 14, 8, OBSERVED), "hits"), (_rect(0, 0, 14, 8, EXPECTED), "expected")]
@@ -214,11 +215,14 @@ def pattern_hits_svg(rows: list[dict], *, title: str, width: int = 760) -> SafeS
     for index, row in enumerate(rows):
         y = top + index * row_height
         parts.append(_text(label_width - 6, y + 13, str(row["pattern"]), anchor="end"))
-        expected = float(row["expected"])
-        for offset, value, colour, label in (
-            (2, float(row["hits"]), OBSERVED, f"{row['hits']:,}"),
-            (12, expected, EXPECTED, f"{expected:,.1f}"),
-        ):
+        expected = row["expected"]
+        bars = [(2, float(row["hits"]), OBSERVED, f"{row['hits']:,}")]
+        if expected is None:
+            parts.append(_text(label_width + 4, y + 20, "expected: odds not known", size=8))
+        else:
+            expected = float(expected)
+            bars.append((12, expected, EXPECTED, f"{expected:,.2f}" if expected < 10 else f"{expected:,.1f}"))
+        for offset, value, colour, label in bars:
             length = bar_width * value / largest
             parts.append(_rect(label_width, y + offset, max(length, 0.8), 9, colour))
             parts.append(_text(label_width + length + 4, y + offset + 8, label, size=8))

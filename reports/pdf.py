@@ -27,6 +27,7 @@ from django.utils.safestring import SafeString
 
 from limits.choices import BetKind
 from rounds.choices import FindingCode
+from tables.choices import Game
 from tables.forms import pattern_label
 from tables.models import Table
 from tables.templatetags.pitboss import money_text
@@ -261,8 +262,9 @@ def _daily_rtp(day: date) -> dict:
     totals = []
     for row in rows:
         if row.table_id is None:
+            game = Game(row.game).label if row.game in Game.values else row.game
             totals.append(
-                {"game": row.game, "currency": row.currency, "row": _figures_row(row, kind_label(row.kind))}
+                {"game": game, "currency": row.currency, "row": _figures_row(row, kind_label(row.kind))}
             )
         else:
             sections[row.table_id].figures.append(_figures_row(row, kind_label(row.kind)))
@@ -316,6 +318,9 @@ def _trends(day: date, table_ids: list[int]) -> dict[int, list[TrendPoint]]:
 # --- the side-option exposure report -------------------------------------------------------------
 
 
+UNLIKELY = 0.01  # a pattern's hits with a p-value below this are flagged
+
+
 def p_value_text(value) -> str:
     if value is None:
         return "—"
@@ -323,16 +328,30 @@ def p_value_text(value) -> str:
     return "< 0.0001" if value < 0.0001 else f"{value:.4f}"
 
 
+def expected_text(value) -> str:
+    """The expected number of hits: two places below 10 (0.83), one above (16.1); "—" when unknown."""
+    if value is None:
+        return "—"
+    value = float(value)
+    return f"{value:,.2f}" if value < 10 else f"{value:,.1f}"
+
+
+def is_unlikely(hit: dict) -> bool:
+    return hit.get("p_value") is not None and float(hit["p_value"]) < UNLIKELY
+
+
 def _exposure_row(exposure: DailyExposure) -> dict:
     currency = exposure.currency
+    # Expected hits and p-values are unknown (None) where a version's exact odds were not worked out.
     patterns = [
         {
             "pattern": pattern_label(hit["pattern"]),
             "hits": int(hit["hits"]),
-            "expected": float(hit["expected"]),
-            "expected_text": f"{float(hit['expected']):,.2f}",
+            "expected": None if hit.get("expected") is None else float(hit["expected"]),
+            "expected_text": expected_text(hit.get("expected")),
             "p_value": p_value_text(hit.get("p_value")),
-            "unlikely": hit.get("p_value") is not None and float(hit["p_value"]) < 0.01,
+            "unit": "rounds" if hit.get("unit") == "round" else "bets",
+            "unlikely": is_unlikely(hit),
         }
         for hit in exposure.pattern_hits
     ]
@@ -381,10 +400,5 @@ def _exposure(day: date) -> dict:
             for code, name, game, currency in tables
         ],
         "after_max_round_count": sum(1 for row in rows if row.after_max_round_bets),
-        "unlikely_count": sum(
-            1
-            for row in rows
-            for hit in row.pattern_hits
-            if hit.get("p_value") is not None and float(hit["p_value"]) < 0.01
-        ),
+        "unlikely_count": sum(1 for row in rows for hit in row.pattern_hits if is_unlikely(hit)),
     }

@@ -98,3 +98,11 @@ def test_hit_bars_are_in_proportion_to_hits_and_expected():
     assert expected_perfect * 2 == expected_mixed
     assert hits_perfect < 1  # a sliver, so the row is not mistaken for a missing one
     assert re.search(r">40<", svg) and re.search(r">20\.0<", svg)
+
+
+def test_a_pattern_whose_odds_are_not_known_has_no_expected_bar():
+    svg = pattern_hits_svg([{"pattern": "Mixed pair", "hits": 3, "expected": None}], title="DLX1 Pair")
+    root = parsed(svg)
+    bars = [rect for rect in root.findall(f"{SVG}rect") if float(rect.attrib["y"]) > 20]
+    assert len(bars) == 1
+    assert "expected: odds not known" in svg
