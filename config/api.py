@@ -1,6 +1,7 @@
 """Pieces every app's API shares: errors, permissions, pagination, money fields."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from rest_framework import pagination, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -81,6 +82,16 @@ class MoneyField(serializers.DecimalField):
     def to_internal_value(self, data):
         if isinstance(data, bool):
             self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class SlugRelatedField(serializers.SlugRelatedField):
+    """DRF's, refusing a NUL character before the lookup (PostgreSQL cannot compare one), as DRF's
+    CharField does."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and "\x00" in data:
+            raise serializers.ValidationError(ProhibitNullCharactersValidator.message)
         return super().to_internal_value(data)
 
 

@@ -1,15 +1,17 @@
 """Every API error is JSON with a message, and the schema says which errors each operation gives.
-Both found by tests/test_api_fuzz.py: an id its URL pattern refuses (`/api/incidents/0.5/`) was
-answered by Django's HTML 404, and operations documented none of their 400, 401, 403, 404, 415."""
+Found by tests/test_api_fuzz.py: an id its URL pattern refuses (`/api/incidents/0.5/`) was
+answered by Django's HTML 404, one with a NUL character was a server error on PostgreSQL, and
+operations documented none of their 400, 401, 403, 404, 415."""
 
 import json
 import re
 
 import pytest
+from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 
-from tests.api_support import client_as
+from tests.api_support import client_as, user
 
 
 def generated_schema() -> dict:
@@ -23,6 +25,22 @@ def test_an_api_url_that_matches_nothing_is_a_json_404(role):
     assert response.status_code == 404
     assert response["Content-Type"] == "application/json"
     assert response.json() == {"detail": "Not found."}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/api/players/P1001%00/", "/api/rounds/R%00/", "/api/tables/DLX1%00/"])
+def test_an_api_url_with_a_nul_character_is_a_json_404(url):
+    """Found on PostgreSQL, which cannot compare a NUL character: the lookup was a server error."""
+    response = client_as("supervisor").get(url)
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not found."}
+
+
+@pytest.mark.django_db
+def test_a_page_url_with_a_nul_character_is_a_404():
+    browser = Client()
+    browser.force_login(user("supervisor"))
+    assert browser.get("/limits/players/P1001%00/").status_code == 404
 
 
 @pytest.mark.django_db

@@ -6,7 +6,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.api import InputSerializer, MoneyField
+from config.api import InputSerializer, MoneyField, SlugRelatedField
 from limits.choices import TABLE_LIMIT_KINDS, AccountType, BetKind, PlayerStatus
 from limits.models import PersonalLimit, Player, TableLimit
 from tables.choices import Currency, Game
@@ -15,8 +15,8 @@ from tables.models import Table
 CENT = Decimal("0.01")
 
 
-def _table_field(**kwargs) -> serializers.SlugRelatedField:
-    return serializers.SlugRelatedField(
+def _table_field(**kwargs) -> SlugRelatedField:
+    return SlugRelatedField(
         slug_field="code", queryset=Table.objects.all(), help_text="Table code, such as DLX1.", **kwargs
     )
 
@@ -197,7 +197,7 @@ class PersonalLimitSetSerializer(InputSerializer):
 
 
 class LimitCheckSerializer(InputSerializer):
-    player = serializers.SlugRelatedField(
+    player = SlugRelatedField(
         slug_field="external_id", queryset=Player.objects.all(), help_text="The player's id."
     )
     table = _table_field()

@@ -284,7 +284,7 @@ class _NotPlain(Exception):
 
 
 def _name(value: object) -> bool:
-    return type(value) is str and value.strip() != ""
+    return type(value) is str and value.strip() != "" and "\x00" not in value
 
 
 def _path(where: str, name: str) -> str:
@@ -307,6 +307,8 @@ def _text(doc: dict, name: str, where: str) -> str:
     value = _required(doc, name, where)
     if type(value) is not str or not value or value.isspace():
         raise RoundFormatError(_path(where, name), "must be a non-empty string")
+    if "\x00" in value:  # no id holds one, and PostgreSQL cannot store one
+        raise RoundFormatError(_path(where, name), "must not contain a NUL character")
     return value
 
 
