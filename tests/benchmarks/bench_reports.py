@@ -292,13 +292,16 @@ def bare_aggregate() -> list:
 
 def per_round_aggregate() -> list:
     """For reference, the floor of any job with per-round intervals: one aggregate over the per-round
-    GROUP BY of the same rows (n, ΣW, ΣR, ΣW², ΣR², ΣWR per table and kind), all tables at once."""
-    from django.db import connection
+    GROUP BY of the same rows (n, ΣW, ΣR, ΣW², ΣR², ΣWR per table and kind), all tables at once, in a
+    session tuned as the job's."""
+    from django.db import connection, transaction
 
+    from reports.daily import tune_session
     from reports.gaming_day import gaming_day
 
     day = gaming_day(DAY)
-    with connection.cursor() as cursor:
+    with transaction.atomic(), connection.cursor() as cursor:
+        tune_session()
         cursor.execute(
             """
             SELECT table_id, kind, count(*), sum(w), sum(r), sum(w * w), sum(r * r), sum(w * r)
