@@ -8,8 +8,9 @@ and once when every table is done.
 
 What the figures mean:
 - A round belongs to the gaming day in which it opened ([starts_at, ends_at) of `gaming_day`).
-- RTP figures count completed rounds only: a cancelled round's bets are refunded. The summary
-  counts cancelled rounds too.
+- RTP figures count completed rounds only: a cancelled round's bets are refunded, whether the
+  game server cancelled it or a supervisor did in an incident. The summary counts cancelled
+  rounds too.
 - rounds: distinct rounds with a bet of the kind; players: distinct players; wagered: the reported
   wagered (the handle); returned: the reported returned plus the adjustments of approved
   re-settlements; GGR = wagered − returned; observed RTP = returned / wagered × 100.
@@ -32,10 +33,10 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 
 from rounds.choices import ResettlementStatus, RoundStatus
-from rounds.models import Adjustment, Bet, Finding, Resettlement, Round
+from rounds.models import Adjustment, Bet, Finding, Refund, Resettlement, Round
 from tables.models import Table, TableConfiguration
 
 from . import exposure
@@ -44,6 +45,13 @@ from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportRun
 from .stats import Z95, Z99, RoundMoments, exact, money, ratio_interval, rtp
 
 # --- the day's rounds -----------------------------------------------------------------------------
+
+
+# A completed round with refunds was cancelled in an incident (see `refunded`).
+REFUNDED_ROUND_SQL = (
+    f"SELECT 1 FROM {Refund._meta.db_table} refund JOIN {Bet._meta.db_table} refunded "
+    "ON refunded.id = refund.bet_id WHERE refunded.round_id = r.id"
+)
 
 
 @dataclass(frozen=True)
@@ -62,7 +70,7 @@ class DayRounds:
             sql += " AND r.table_id = %s"
             params.append(self.table_id)
         if self.completed_only:
-            sql += " AND r.status = %s"
+            sql += f" AND r.status = %s AND NOT EXISTS ({REFUNDED_ROUND_SQL})"
             params.append(RoundStatus.COMPLETED.value)
         return sql, params
 
@@ -71,8 +79,14 @@ class DayRounds:
         if self.table_id is not None:
             rounds = rounds.filter(table_id=self.table_id)
         if self.completed_only:
-            rounds = rounds.filter(status=RoundStatus.COMPLETED)
+            rounds = rounds.filter(status=RoundStatus.COMPLETED).exclude(refunded())
         return rounds
+
+
+def refunded() -> Exists:
+    """A round cancelled in an incident: the game server reported it completed, a supervisor
+    cancelled it and every bet was refunded. Its figures are its refunds, not its settlement."""
+    return Exists(Refund.objects.filter(bet__round=OuterRef("pk")))
 
 
 TABLES = {
@@ -315,8 +329,8 @@ def table_summary(
 ) -> DailyTableSummary:
     """Cancelled rounds, re-settlements and findings of every round of the day (cancelled ones too)."""
     every_round = DayRounds(the_day, table.pk, completed_only=False).queryset()
-    counts = every_round.aggregate(
-        rounds=Count("id"), cancelled=Count("id", filter=Q(status=RoundStatus.CANCELLED))
+    counts = every_round.annotate(refunded=refunded()).aggregate(
+        rounds=Count("id"), cancelled=Count("id", filter=Q(status=RoundStatus.CANCELLED) | Q(refunded=True))
     )
     finding_codes = dict(
         Finding.objects.filter(round__in=every_round)
