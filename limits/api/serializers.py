@@ -37,14 +37,16 @@ class PlayerCreateSerializer(InputSerializer):
     account_type = serializers.ChoiceField(choices=AccountType.choices, default=AccountType.REAL)
     currency = serializers.ChoiceField(choices=Currency.choices)
     status = serializers.ChoiceField(choices=PlayerStatus.choices, default=PlayerStatus.ACTIVE)
-    reason = serializers.CharField(required=False, default="New player")
+    reason = serializers.CharField(max_length=100, required=False, default="New player")
 
 
 class PlayerUpdateSerializer(InputSerializer):
     display_name = serializers.CharField(max_length=100, required=False, allow_blank=True)
     account_type = serializers.ChoiceField(choices=AccountType.choices, required=False)
     status = serializers.ChoiceField(choices=PlayerStatus.choices, required=False)
-    reason = serializers.CharField(allow_blank=True, help_text="Why: kept in the player's history.")
+    reason = serializers.CharField(
+        max_length=100, allow_blank=True, help_text="Why: kept in the player's history."
+    )
 
 
 # --- table limits ----------------------------------------------------------------------------
@@ -71,7 +73,9 @@ class TableLimitSetSerializer(InputSerializer):
     currency = serializers.ChoiceField(
         choices=Currency.choices, required=False, default="", help_text="If given, must be the table's."
     )
-    reason = serializers.CharField(allow_blank=True, help_text="Why: kept in the limit's history.")
+    reason = serializers.CharField(
+        max_length=100, allow_blank=True, help_text="Why: kept in the limit's history."
+    )
 
 
 class TableLimitHistorySerializer(serializers.Serializer):

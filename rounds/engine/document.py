@@ -17,6 +17,8 @@ from .rules import BET_KINDS
 ACTIONS = frozenset({"hit", "stand", "double", "split", "surrender"})
 STATUSES = frozenset({"completed", "cancelled"})
 CANCEL_REASONS = frozenset({"card_unreadable", "network_failure", "malfunction", "procedure_error"})
+# The longest id (round, shoe, table, spot, player, bet) the back office keeps.
+MAX_ID_LENGTH = 64
 _AMOUNT = re.compile(r"\d+(\.\d{1,2})?")
 # Amounts repeat across a round's bets ("10.00"): each distinct text is parsed once.
 _AMOUNTS: dict[str, Decimal] = {}
@@ -284,7 +286,7 @@ class _NotPlain(Exception):
 
 
 def _name(value: object) -> bool:
-    return type(value) is str and value.strip() != "" and "\x00" not in value
+    return type(value) is str and value.strip() != "" and len(value) <= MAX_ID_LENGTH and "\x00" not in value
 
 
 def _path(where: str, name: str) -> str:
@@ -307,6 +309,8 @@ def _text(doc: dict, name: str, where: str) -> str:
     value = _required(doc, name, where)
     if type(value) is not str or not value or value.isspace():
         raise RoundFormatError(_path(where, name), "must be a non-empty string")
+    if len(value) > MAX_ID_LENGTH:
+        raise RoundFormatError(_path(where, name), f"must be at most {MAX_ID_LENGTH} characters")
     if "\x00" in value:  # no id holds one, and PostgreSQL cannot store one
         raise RoundFormatError(_path(where, name), "must not contain a NUL character")
     return value

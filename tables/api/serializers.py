@@ -21,14 +21,16 @@ class TableCreateSerializer(InputSerializer):
     currency = serializers.ChoiceField(choices=Currency.choices)
     studio = serializers.CharField(max_length=100)
     facilitator = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    reason = serializers.CharField(required=False, default="New table")
+    reason = serializers.CharField(max_length=100, required=False, default="New table")
 
 
 class TableUpdateSerializer(InputSerializer):
     name = serializers.CharField(max_length=100, required=False)
     studio = serializers.CharField(max_length=100, required=False)
     facilitator = serializers.CharField(max_length=100, required=False, allow_blank=True)
-    reason = serializers.CharField(allow_blank=True, help_text="Why: kept in the table's history.")
+    reason = serializers.CharField(
+        max_length=100, allow_blank=True, help_text="Why: kept in the table's history."
+    )
 
 
 class TableStatusSetSerializer(InputSerializer):

@@ -1,6 +1,6 @@
-"""A round document with a NUL character in an id is not a round: 400 naming the field, nothing
-stored (tests/test_api_fuzz.py's probe found every such id a server error on PostgreSQL, which
-cannot store a NUL character)."""
+"""A round document with an id PostgreSQL cannot store (a NUL character in it, or more than 64
+characters) is not a round: 400 naming the field, nothing stored. Both were server errors on
+PostgreSQL, found by probing what tests/test_api_fuzz.py found elsewhere."""
 
 import io
 import json
@@ -13,6 +13,13 @@ from rounds.models import Round
 from tests.api_support import client_as
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
+WHERE = {
+    "round_id": lambda document: document,
+    "table": lambda document: document,
+    "shoe": lambda document: document,
+    "player": lambda document: document["spots"][0],
+    "bet_id": lambda document: document["bets"][1],
+}
 
 
 @pytest.fixture
@@ -21,21 +28,23 @@ def game_server(db):
     return client_as("game_server")
 
 
+@pytest.mark.parametrize("field", list(WHERE))
 @pytest.mark.parametrize(
-    ("where", "field"),
-    [
-        (lambda doc: doc, "round_id"),
-        (lambda doc: doc, "table"),
-        (lambda doc: doc, "shoe"),
-        (lambda doc: doc["spots"][0], "player"),
-        (lambda doc: doc["bets"][1], "bet_id"),
-    ],
+    ("suffix", "message"),
+    [("\x00", "must not contain a NUL character"), ("x" * 64, "must be at most 64 characters")],
+    ids=["nul", "long"],
 )
-def test_a_nul_character_in_an_id_is_400_naming_it(game_server, where, field):
+def test_an_id_postgresql_cannot_store_is_400_naming_it(game_server, field, suffix, message):
     document = json.loads((EXAMPLES / "deluxe-split-double-behind.json").read_text())
-    where(document)[field] += "\x00"
+    WHERE[field](document)[field] += suffix
     response = game_server.post("/api/rounds/", document, format="json")
     assert response.status_code == 400
     [(name, messages)] = response.json().items()
-    assert name.endswith(field) and messages == ["must not contain a NUL character"]
+    assert name.endswith(field) and messages == [message]
     assert not Round.objects.exists()
+
+
+def test_an_id_of_64_characters_is_taken(game_server):
+    document = json.loads((EXAMPLES / "deluxe-split-double-behind.json").read_text())
+    document["round_id"] = "R" * 64
+    assert game_server.post("/api/rounds/", document, format="json").status_code == 201
