@@ -14,7 +14,6 @@ It works in its own scratch database (Django's test database creation, named
 """
 
 import json
-import os
 import statistics
 import time
 import urllib.request
@@ -23,7 +22,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from itertools import islice
 
-from .server import gunicorn
+from .support import gunicorn, scratch_database
 
 GOAL_SECONDS = 0.5
 GOAL_RATIO = 0.25
@@ -35,30 +34,12 @@ API_BATCH = 3
 
 
 def main():
-    if not os.environ.get("DATABASE_URL"):
-        print("   skipped: DATABASE_URL is not set (this benchmark needs PostgreSQL; see README.md)")
-        return
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.db import connection
-    from django.test.utils import setup_databases, teardown_databases
-
-    if connection.vendor != "postgresql":
-        print("   skipped: DATABASE_URL is not a PostgreSQL database")
-        return
-    database = settings.DATABASES["default"]
-    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_bench_ingest"
-    print(f"   scratch database {database['TEST']['NAME']} (dropped at the end)", flush=True)
-    state = setup_databases(verbosity=0, interactive=False)
-    try:
+    with scratch_database("ingest") as database:
+        if database is None:
+            return
         _prepare()
         _bench_round_ingest()
-        _bench_api_against_copy(database["TEST"]["NAME"])
-    finally:
-        teardown_databases(state, verbosity=0)
+        _bench_api_against_copy(database)
 
 
 def _prepare():
@@ -169,12 +150,13 @@ def _bench_api_against_copy(database_name: str):
         "returned",
         "computed_wagered",
         "computed_returned",
+        "computed_pattern",
         "options",
         "player_id",
         "round_id",
     ]
     rows = list(Bet.objects.filter(bet_id__startswith="API-").values_list(*columns))
-    rows = [(f"COPY-{row[0]}", *row[1:8], json.dumps(row[8]), *row[9:]) for row in rows]
+    rows = [(f"COPY-{row[0]}", *row[1:9], json.dumps(row[9]), *row[10:]) for row in rows]
     connection.ensure_connection()
     raw = connection.connection  # the psycopg connection itself
     best = float("inf")

@@ -7,14 +7,13 @@ asks for each page as a logged-in compliance officer. Goal: p99 under 100 ms. Th
 query counts are pinned in tests/rounds/test_pages.py.
 """
 
-import os
 import re
 import shutil
 import subprocess
 import time
 from datetime import UTC, datetime
 
-from .server import gunicorn
+from .support import gunicorn, scratch_database
 
 ROUNDS = 1_000_000
 GOAL_P99_MS = 100
@@ -22,33 +21,14 @@ WRK = ["wrk", "-t2", "-c8", "-d10s", "--latency"]
 
 
 def main():
-    if not os.environ.get("DATABASE_URL"):
-        print("   skipped: DATABASE_URL is not set (this benchmark needs PostgreSQL; see README.md)")
-        return
     if shutil.which("wrk") is None:
         print("   skipped: wrk is not installed (apt-get install wrk)")
         return
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.db import connection
-    from django.test.utils import setup_databases, teardown_databases
-
-    if connection.vendor != "postgresql":
-        print("   skipped: DATABASE_URL is not a PostgreSQL database")
-        return
-    database = settings.DATABASES["default"]
-    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_bench_pages"
-    print(f"   scratch database {database['TEST']['NAME']} (dropped at the end)", flush=True)
-    state = setup_databases(verbosity=0, interactive=False)
-    try:
+    with scratch_database("pages") as database:
+        if database is None:
+            return
         round_id, session = _prepare()
-        connection.close()
-        _bench(database["TEST"]["NAME"], round_id, session)
-    finally:
-        teardown_databases(state, verbosity=0)
+        _bench(database, round_id, session)
 
 
 def _prepare() -> tuple[str, str]:

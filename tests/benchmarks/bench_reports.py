@@ -14,10 +14,11 @@ Goal: the job within 2x of the bare aggregate. It works in its own scratch datab
 database creation, named <database>_bench_reports), dropped at the end.
 """
 
-import os
 import time
 from datetime import date
 from decimal import Decimal
+
+from .support import scratch_database
 
 GOAL_RATIO = 2.0
 DAY = date(2026, 11, 20)
@@ -40,25 +41,9 @@ SIDE_STAKES = ["1.00", "2.00", "5.00", "0.50", "2.51", "10.00"]
 
 
 def main():
-    if not os.environ.get("DATABASE_URL"):
-        print("   skipped: DATABASE_URL is not set (this benchmark needs PostgreSQL; see README.md)")
-        return
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.db import connection
-    from django.test.utils import setup_databases, teardown_databases
-
-    if connection.vendor != "postgresql":
-        print("   skipped: DATABASE_URL is not a PostgreSQL database")
-        return
-    database = settings.DATABASES["default"]
-    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_bench_reports"
-    print(f"   scratch database {database['TEST']['NAME']} (dropped at the end)", flush=True)
-    state = setup_databases(verbosity=0, interactive=False)
-    try:
+    with scratch_database("reports") as database:
+        if database is None:
+            return
         started = time.perf_counter()
         bets = generate_day()
         print(
@@ -66,8 +51,6 @@ def main():
             flush=True,
         )
         compare()
-    finally:
-        teardown_databases(state, verbosity=0)
 
 
 # --- the day's rows -------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Pitboss under gunicorn on loopback, for the benchmarks that measure it over HTTP."""
+"""What the PostgreSQL benchmarks share: a scratch database, and Pitboss under gunicorn on loopback."""
 
 import os
 import socket
@@ -6,6 +6,37 @@ import subprocess
 import sys
 import time
 from contextlib import contextmanager
+
+
+@contextmanager
+def scratch_database(suffix: str):
+    """Django set up on a scratch copy of DATABASE_URL's database, `<name>_bench_<suffix>`, made
+    with migrations and dropped at the end; yields its name, or None (said why) without PostgreSQL."""
+    if not os.environ.get("DATABASE_URL"):
+        print("   skipped: DATABASE_URL is not set (this benchmark needs PostgreSQL; see README.md)")
+        yield None
+        return
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+
+    if connection.vendor != "postgresql":
+        print("   skipped: DATABASE_URL is not a PostgreSQL database")
+        yield None
+        return
+    database = settings.DATABASES["default"]
+    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_bench_{suffix}"
+    print(f"   scratch database {database['TEST']['NAME']} (dropped at the end)", flush=True)
+    state = setup_databases(verbosity=0, interactive=False)
+    try:
+        yield database["TEST"]["NAME"]
+    finally:
+        connection.close()
+        teardown_databases(state, verbosity=0)
 
 
 def free_port() -> int:
