@@ -74,6 +74,12 @@ def _failure_recorded(task, run_id: int, step: _Step):
         raise
 
 
+def chords_possible() -> bool:
+    """A chord counts its finished parts in the result backend; without one (an AMQP broker, whose
+    results are not kept) the job runs its tables one after another instead. Eagerly, it needs none."""
+    return current_app.conf.task_always_eager or not isinstance(current_app.backend, DisabledBackend)
+
+
 def _run_in_progress(run_id: int) -> ReportRun | None:
     """The run, unless it has already ended: a task delivered again after the run failed does nothing."""
     run = ReportRun.objects.get(pk=run_id)
@@ -94,11 +100,9 @@ def daily_report_job(self, run_id: int) -> int:
         finish = daily_report_finish.s(run_id)
         if not table_ids:
             finish.delay([])
-        elif current_app.conf.task_always_eager or not isinstance(current_app.backend, DisabledBackend):
+        elif chords_possible():
             chord(group(daily_report_table.s(run_id, table_id) for table_id in table_ids), finish).delay()
         else:
-            # Without a result backend (an AMQP broker) a chord cannot count its parts: the tables
-            # run one after another instead.
             tables = [daily_report_table.si(run_id, table_id) for table_id in table_ids]
             chain(*tables, daily_report_finish.si([], run_id)).delay()
         return len(table_ids)

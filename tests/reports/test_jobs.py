@@ -190,6 +190,22 @@ def test_run_eagerly_a_database_error_fails_the_run_at_once(day_played, run_day,
     assert calls == ["BND1"]
 
 
+def test_without_a_result_backend_the_tables_run_one_after_another(day_played, run_day, monkeypatch):
+    real = reports.daily.table_day_compute
+    order = []
+
+    def table_day_compute(*, table, day, run):
+        order.append(table.code)
+        real(table=table, day=day, run=run)
+
+    monkeypatch.setattr(reports.daily, "table_day_compute", table_day_compute)
+    monkeypatch.setattr("reports.tasks.chords_possible", lambda: False)
+    run = run_day(day_played)
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert order == ["BND1", "CLS1", "DLX1", "MPB1"]
+    assert ReportDocument.objects.filter(run=run).count() == 2
+
+
 def test_running_a_day_twice_replaces_its_figures_and_pdfs_without_duplicating(
     day_played, run_day, reports_dir
 ):
