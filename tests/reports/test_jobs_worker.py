@@ -4,8 +4,10 @@ database error is retried with backoff (the worker runs in a thread of this proc
 monkeypatching reaches its tasks)."""
 
 import time
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.db import OperationalError
 
 import reports.daily
@@ -56,8 +58,14 @@ def test_the_job_on_a_real_worker_twice_gives_the_same_rows_once(played_day_on_a
     assert rows["DailyFigures"] and rows["DailyTableSummary"] and rows["DailyExposure"]
     pages = dict(ReportDocument.objects.values_list("kind", "pages"))
 
-    second = finished(report_run_start(day=played_day_on_a_worker, trigger="command"))
+    # The second time as an operator would: manage.py report waits for the worker's outcome.
+    out = StringIO()
+    call_command(
+        "report", "daily", "--date", played_day_on_a_worker.isoformat(), "--timeout", "180", stdout=out
+    )
+    second = ReportRun.objects.latest("pk")
     assert second.status == RunStatus.SUCCEEDED, second.error
+    assert f"Run {second.pk} succeeded in {second.seconds:.1f} s (4 tables)." in out.getvalue()
     assert stored_rows() == rows
     assert dict(ReportDocument.objects.values_list("kind", "pages")) == pages
     assert set(ReportDocument.objects.values_list("run", flat=True)) == {second.pk}
