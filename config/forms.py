@@ -32,6 +32,10 @@ def _field_for(form: forms.Form, key: str, aliases: dict[str, str]) -> str | Non
     return None
 
 
+# A reason kept in a model's history (django-simple-history's change reason) holds 100 characters.
+HISTORY_REASON_LENGTH = 100
+
+
 class ReasonField(forms.CharField):
     """Every change says why; kept in the history beside it."""
 

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from config.forms import ReasonField, StakeField
+from config.forms import HISTORY_REASON_LENGTH, ReasonField, StakeField
 from tables.choices import Currency, Game
 from tables.models import Table
 
@@ -21,14 +21,14 @@ class PlayerUpdateForm(forms.Form):
     display_name = forms.CharField(max_length=100, required=False)
     account_type = forms.ChoiceField(choices=AccountType.choices)
     status = forms.ChoiceField(choices=PlayerStatus.choices)
-    reason = ReasonField()
+    reason = ReasonField(max_length=HISTORY_REASON_LENGTH)
 
 
 class TableLimitForm(forms.Form):
     kind = forms.ChoiceField(label="Bet kind")
     min_stake = StakeField(label="Minimum stake")
     max_stake = StakeField(label="Maximum stake")
-    reason = ReasonField()
+    reason = ReasonField(max_length=HISTORY_REASON_LENGTH)
 
     def __init__(self, *args, kinds, **kwargs):
         super().__init__(*args, **kwargs)

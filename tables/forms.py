@@ -4,7 +4,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from config.forms import ReasonField, add_service_errors
+from config.forms import HISTORY_REASON_LENGTH, ReasonField, add_service_errors
 from rounds.engine.rules import (
     AUTO_PLAY_POLICIES,
     SIDE_OPTION_PATTERNS,
@@ -51,7 +51,7 @@ class TableUpdateForm(forms.Form):
     name = forms.CharField(max_length=100)
     studio = forms.CharField(max_length=100)
     facilitator = forms.CharField(label="Facilitator on duty", max_length=100, required=False)
-    reason = ReasonField()
+    reason = ReasonField(max_length=HISTORY_REASON_LENGTH)
 
 
 class TableStatusForm(forms.Form):
