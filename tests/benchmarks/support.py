@@ -48,13 +48,15 @@ def free_port() -> int:
 @contextmanager
 def gunicorn(database_name: str, workers: int = 2):
     """Serve the app from `database_name` (on DATABASE_URL's server), DEBUG off; yields the base URL."""
+    from django.conf import settings
+
     url = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/" + database_name
     port = free_port()
     environment = {
         **os.environ,
         "DATABASE_URL": url,
         "DEBUG": "false",
-        "SECRET_KEY": "benchmark-" + "x" * 50,
+        "SECRET_KEY": settings.SECRET_KEY,  # the sessions made here must hold there
         "ALLOWED_HOSTS": "127.0.0.1",
     }
     command = [os.path.join(os.path.dirname(sys.executable), "gunicorn"), "config.wsgi"]
