@@ -32,7 +32,7 @@ facilitator's first card, which is true of basic strategy and of the facilitator
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
@@ -122,7 +122,7 @@ def theoretical_odds(rules: RuleSet) -> Odds:
 
 def clear_caches() -> None:
     """Forget every memoised result (for timing the work from nothing)."""
-    for cached in (_pattern_classes, facilitator_final_hands, main_game_expected_gain):
+    for cached in (_pattern_classes, facilitator_final_hands, _main_game_expected_gain):
         cached.cache_clear()
 
 
@@ -266,9 +266,15 @@ def main_game_rtp(rules: RuleSet) -> Decimal:
     return _percent(1 + main_game_expected_gain(rules))
 
 
-@lru_cache(maxsize=16)
 def main_game_expected_gain(rules: RuleSet) -> float:
     """The main bet's expected gain per unit of the original stake (negative: the house edge)."""
+    # Side options and the published figure change nothing of the main game: a new paytable
+    # does not work the main game out again.
+    return _main_game_expected_gain(replace(rules, side_options=(), published_rtp=None))
+
+
+@lru_cache(maxsize=16)
+def _main_game_expected_gain(rules: RuleSet) -> float:
     return MainGame(rules).expected_gain()
 
 

@@ -552,3 +552,18 @@ def test_a_game_without_side_options_has_no_patterns():
 
     assert data["patterns"] == {}
     assert set(data) == {"main", "behind", "insurance", "patterns", "strategy"}
+
+
+def test_a_new_paytable_reuses_the_worked_out_main_game():
+    from rounds.engine import odds
+
+    rules = preset("deluxe")
+    main = odds.main_game_rtp(rules)
+    before = odds._main_game_expected_gain.cache_info()
+    richer = rules.with_changes(
+        {"side_options": {"pair": {"paytable": {"mixed_pair": 6, "coloured_pair": 10, "perfect_pair": 30}}}}
+    )
+    figures = odds.theoretical_odds(richer)
+    after = odds._main_game_expected_gain.cache_info()
+    assert figures.rtp["main"] == main
+    assert (after.hits, after.misses) == (before.hits + 1, before.misses)

@@ -8,7 +8,6 @@ second Deluxe table in euros, seats the same players; DLXG plays Deluxe in pound
 rounds open exactly at the day's bounds and one second before.
 """
 
-import copy
 import json
 from collections import defaultdict
 from datetime import date, timedelta
@@ -24,13 +23,12 @@ from reports.daily import table_day_compute, totals_compute
 from reports.gaming_day import gaming_day
 from reports.models import DailyExposure, DailyFigures, DailyTableSummary, ReportRun, RunTrigger
 from rounds import services
-from rounds.engine.odds import side_option_odds
 from rounds.engine.rules import preset
 from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from rounds.models import Round
 from tables.models import ConfigurationOdds, Table, TableConfiguration
-from tables.odds import configuration_odds_compute, rules_digest
+from tables.odds import configuration_odds_compute
 from tables.services import configuration_change
 from tests import factories
 
@@ -68,24 +66,6 @@ def edge_round(number: int, opened_at) -> Round:
     return round_ingest(document=document).round
 
 
-def side_options_changed_odds(version: TableConfiguration) -> ConfigurationOdds:
-    """The figures of a version that changed only side options: the version before's, with its side
-    options worked out again. The same as configuration_odds_compute's, without ten seconds on a main
-    game that side options do not change."""
-    before = ConfigurationOdds.objects.get(
-        configuration__table=version.table, configuration__version=version.version - 1
-    )
-    rules = version.rule_set
-    figures = copy.deepcopy(before.figures)
-    for option in rules.side_options:
-        odds = side_option_odds(rules, option.kind)
-        figures["rtp"][option.kind] = str(odds.rtp)
-        figures["patterns"][option.kind] = {pattern: float(p) for pattern, p in odds.probabilities.items()}
-    return ConfigurationOdds.objects.create(
-        configuration=version, rules_sha256=rules_digest(version), figures=figures, seconds=0.0
-    )
-
-
 @pytest.fixture
 def day():
     call_command("seed_demo", stdout=StringIO())
@@ -101,7 +81,7 @@ def day():
             valid_from=start + timedelta(minutes=12),
         )
     configuration_odds_compute(configuration=TableConfiguration.objects.get(table__code="DLX1", version=1))
-    side_options_changed_odds(TableConfiguration.objects.get(table__code="DLX1", version=2))
+    configuration_odds_compute(configuration=TableConfiguration.objects.get(table__code="DLX1", version=2))
 
     dlx1 = play("DLX1", seed=5, start=start, wrong_payout_rate=0.25, cancel_rate=0.12)
     edges = {

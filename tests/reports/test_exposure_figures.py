@@ -6,7 +6,6 @@ The day: seed_demo's Deluxe table DLX1 plays a simulated shoe whose Pair paytabl
 flagged), and the Boundless table BND1 a shoe of 40 players sharing each deal.
 """
 
-import copy
 import json
 import math
 from collections import defaultdict
@@ -23,12 +22,11 @@ from freezegun import freeze_time
 from reports.daily import table_day_compute
 from reports.gaming_day import gaming_day
 from reports.models import DailyExposure, DailyFigures, ReportRun, RunTrigger
-from rounds.engine.odds import side_option_odds
 from rounds.engine.rules import SIDE_OPTION_PATTERNS, preset
 from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from tables.models import ConfigurationOdds, Table, TableConfiguration
-from tables.odds import configuration_odds_compute, rules_digest
+from tables.odds import configuration_odds_compute
 from tables.services import configuration_change
 from tests import factories
 
@@ -37,24 +35,6 @@ pytestmark = pytest.mark.django_db
 DAY = date(2026, 3, 10)
 RICHER_PAIR = {"mixed_pair": "6", "coloured_pair": "12", "perfect_pair": "30", "suited_trips": "60"}
 CENT = Decimal("0.01")
-
-
-def side_options_changed_odds(version: TableConfiguration) -> ConfigurationOdds:
-    """The figures of a version that changed only side options: the version before's, with its side
-    options worked out again. The same as configuration_odds_compute's, without ten seconds on a main
-    game that side options do not change."""
-    before = ConfigurationOdds.objects.get(
-        configuration__table=version.table, configuration__version=version.version - 1
-    )
-    rules = version.rule_set
-    figures = copy.deepcopy(before.figures)
-    for option in rules.side_options:
-        odds = side_option_odds(rules, option.kind)
-        figures["rtp"][option.kind] = str(odds.rtp)
-        figures["patterns"][option.kind] = {pattern: float(p) for pattern, p in odds.probabilities.items()}
-    return ConfigurationOdds.objects.create(
-        configuration=version, rules_sha256=rules_digest(version), figures=figures, seconds=0.0
-    )
 
 
 @pytest.fixture
@@ -72,7 +52,7 @@ def day():
         )
     for configuration in TableConfiguration.objects.filter(table__code__in=["DLX1", "BND1"], version=1):
         configuration_odds_compute(configuration=configuration)
-    side_options_changed_odds(TableConfiguration.objects.get(table__code="DLX1", version=2))
+    configuration_odds_compute(configuration=TableConfiguration.objects.get(table__code="DLX1", version=2))
     for game, code, players, seed in (("deluxe", "DLX1", 7, 5), ("boundless", "BND1", 40, 8)):
         for document in simulate(preset(game), table=code, shoes=1, players=players, seed=seed, start=start):
             round_ingest(document=json.loads(json.dumps(document)))
