@@ -11,7 +11,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PRODUCTION = "config.settings_production"
 # What the settings read about security; the tests set them, the rest of the environment stays.
-SECURITY_VARIABLES = {"DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"}
+# DJANGO_ALLOW_ASYNC_UNSAFE too: the browser tests set it in this process, a deployment never does.
+SECURITY_VARIABLES = {
+    "DJANGO_SETTINGS_MODULE",
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+}
 SHOW_SETTINGS = """
 import json
 from django.conf import settings
