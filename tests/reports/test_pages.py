@@ -104,3 +104,11 @@ def test_a_run_for_a_day_not_closed_is_refused_naming_the_day(stored):
     assert response.status_code == 400 and "day" in response.json()
     response = client_as("compliance").post("/api/reports/runs/", {"date": "2026-11-28"}, format="json")
     assert response.status_code == 400 and "date" in response.json()
+
+
+def test_the_home_page_leads_compliance_to_rounds_and_reports(client):
+    client.force_login(factories.user("compliance"))
+    html = client.get(reverse("home")).content.decode()
+    for name in ("rounds:round_list", "rounds:incident_list", "rounds:resettlement_list", "reports:archive"):
+        assert reverse(name) in html
+    assert "You may run the daily job for a past day." in html
