@@ -11,7 +11,7 @@ DEMO_ADDRESS ?= 127.0.0.1:8000
 help:
 	@echo "make demo    migrate and serve the back office at http://$(DEMO_ADDRESS)"
 	@echo "make test    run the test suite (pytest)"
-	@echo "make bench   run the benchmarks in tests/benchmarks/"
+	@echo "make bench   run the benchmarks in tests/benchmarks/ (only some: BENCH=\"reports pages\")"
 	@echo "make lint    ruff check and ruff format --check"
 	@echo "make format  apply ruff's fixes and formatting"
 	@echo "make clean   remove .venv and the caches (keeps var/, the development database)"
@@ -53,7 +53,7 @@ test: .venv
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 bench: .venv
-	$(BIN)/python -m tests.benchmarks.run
+	$(BIN)/python -m tests.benchmarks.run $(BENCH)
 
 lint: .venv
 	$(BIN)/ruff check .

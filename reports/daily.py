@@ -28,7 +28,7 @@ ids, three for the summary, then three deletes and three inserts.
 """
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -36,21 +36,31 @@ from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, Q
 
 from rounds.choices import ResettlementStatus, RoundStatus
-from rounds.models import Adjustment, Bet, Finding, Refund, Resettlement, Round
-from tables.models import Table, TableConfiguration
+from rounds.models import (
+    Adjustment,
+    Bet,
+    Finding,
+    Refund,
+    Resettlement,
+    Round,
+    TableDayTotal,
+)
+from rounds.totals import top_odds
+from tables.models import Table
 
 from . import exposure
 from .gaming_day import GamingDay, gaming_day
 from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportRun
+from .players import player_totals_cte
 from .stats import Z95, Z99, RoundMoments, exact, money, ratio_interval, rtp
 
 # --- the day's rounds -----------------------------------------------------------------------------
 
 
-# A completed round with refunds was cancelled in an incident (see `refunded`).
+# A round with refunds was cancelled in an incident (see `refunded`); `{round}` is its id.
 REFUNDED_ROUND_SQL = (
     f"SELECT 1 FROM {Refund._meta.db_table} refund JOIN {Bet._meta.db_table} refunded "
-    "ON refunded.id = refund.bet_id WHERE refunded.round_id = r.id"
+    "ON refunded.id = refund.bet_id WHERE refunded.round_id = {round}"
 )
 
 
@@ -70,7 +80,7 @@ class DayRounds:
             sql += " AND r.table_id = %s"
             params.append(self.table_id)
         if self.completed_only:
-            sql += f" AND r.status = %s AND NOT EXISTS ({REFUNDED_ROUND_SQL})"
+            sql += f" AND r.status = %s AND NOT EXISTS ({REFUNDED_ROUND_SQL.format(round='r.id')})"
             params.append(RoundStatus.COMPLETED.value)
         return sql, params
 
@@ -94,7 +104,11 @@ TABLES = {
     "round": Round._meta.db_table,
     "adjustment": Adjustment._meta.db_table,
     "resettlement": Resettlement._meta.db_table,
+    "finding": Finding._meta.db_table,
+    "refund": Refund._meta.db_table,
+    "day_total": TableDayTotal._meta.db_table,
 }
+AFTER_MAX_ROUND = "side_option_after_max_round"
 
 
 def tune_session() -> None:
@@ -128,77 +142,197 @@ class KindGroup:
     moments: RoundMoments
     largest_round_stakes: Decimal  # the most this kind staked in one round
     largest_round_pk: int | None  # that round (the first stored, when several)
+    after_max_round_bets: int
+    after_max_round_stakes: Decimal
 
 
-# What each completed round of the day wagered and returned on each bet kind (with the
-# adjustments of approved re-settlements). A round without a configuration version counts as
-# version 0, so that it joins like the others.
-PER_ROUND_SQL = """
-WITH per_round AS (
-    SELECT r.table_id, coalesce(r.configuration_id, 0) AS configuration_id, b.round_id, b.kind,
-        count(*) AS bets, sum(b.stake) AS stakes, sum(b.wagered) AS wagered,
-        sum(b.returned) + coalesce(sum(adjusted.amount), 0) AS returned
-    FROM {bet} b
-    JOIN {round} r ON r.id = b.round_id
-    LEFT JOIN (
-        SELECT adjustment.bet_id, sum(adjustment.amount) AS amount
-        FROM {adjustment} adjustment
-        JOIN {resettlement} resettlement ON resettlement.id = adjustment.resettlement_id
-        JOIN {round} r ON r.id = resettlement.round_id
-        WHERE resettlement.status = %s AND {rounds}
-        GROUP BY adjustment.bet_id
-    ) adjusted ON adjusted.bet_id = b.id
+# The day's totals of one table that ingest added its completed rounds to.
+DAY_TOTALS_SQL = """
+SELECT configuration_pk, kind, rounds, bets, stakes, wagered, returned, wagered_squared,
+    returned_squared, wagered_returned, largest_round_stakes, largest_round_id, after_max_round_bets,
+    after_max_round_stakes
+FROM {day_total}
+WHERE day = %s AND table_id = %s
+"""
+# The day's completed rounds at the table whose totals changed after ingest: those a supervisor
+# cancelled (refunded: they leave the figures) and those with an approved re-settlement (their
+# returned changes by its adjustments). Per round and kind, their bets as ingest added them.
+CORRECTED_ROUNDS_SQL = """
+WITH corrected AS (
+    SELECT id, max(refunded) AS refunded
+    FROM (
+        SELECT refunded.round_id AS id, 1 AS refunded
+        FROM {refund} refund
+        JOIN {bet} refunded ON refunded.id = refund.bet_id
+        UNION ALL
+        SELECT approved.round_id, 0
+        FROM {resettlement} approved
+        WHERE approved.status = %s
+    ) rounds
+    GROUP BY id
+),
+per_bet AS (
+    SELECT b.round_id, coalesce(r.configuration_id, 0) AS configuration_pk, b.kind, b.stake, b.wagered,
+        b.returned, corrected.refunded,
+        (
+            SELECT coalesce(sum(adjustment.amount), 0)
+            FROM {adjustment} adjustment
+            JOIN {resettlement} resettlement ON resettlement.id = adjustment.resettlement_id
+            WHERE adjustment.bet_id = b.id AND resettlement.status = %s
+        ) AS adjustment,
+        -- A count, not EXISTS: PostgreSQL would hash every such finding ever stored.
+        CASE WHEN (
+            SELECT count(*) FROM {finding} late WHERE late.bet_id = b.id AND late.code = %s
+        ) > 0 THEN 1 ELSE 0 END AS late
+    FROM corrected
+    JOIN {round} r ON r.id = corrected.id
+    JOIN {bet} b ON b.round_id = r.id
     WHERE {rounds}
-    GROUP BY r.table_id, r.configuration_id, b.round_id, b.kind
 )
-"""
-# Summed over rounds per table, version and kind.
-KIND_GROUPS_SQL = """
-SELECT per_round.table_id, per_round.configuration_id, per_round.kind, count(*), sum(per_round.bets),
-    sum(per_round.stakes), sum(per_round.wagered), sum(per_round.returned),
-    sum(per_round.wagered * per_round.wagered), sum(per_round.returned * per_round.returned),
-    sum(per_round.wagered * per_round.returned), max(per_round.stakes), NULL
-FROM per_round
-GROUP BY per_round.table_id, per_round.configuration_id, per_round.kind
-"""
-# The same, with the first round stored among those that staked the most on the kind: the
-# exposure's peak round (its liability is the stakes times one version's top odds).
-KIND_GROUPS_WITH_PEAK_SQL = """
-, largest AS (
-    SELECT table_id, configuration_id, kind, max(stakes) AS stakes
-    FROM per_round
-    GROUP BY table_id, configuration_id, kind
-)
-SELECT per_round.table_id, per_round.configuration_id, per_round.kind, count(*), sum(per_round.bets),
-    sum(per_round.stakes), sum(per_round.wagered), sum(per_round.returned),
-    sum(per_round.wagered * per_round.wagered), sum(per_round.returned * per_round.returned),
-    sum(per_round.wagered * per_round.returned), max(per_round.stakes),
-    min(CASE WHEN per_round.stakes = largest.stakes THEN per_round.round_id END)
-FROM per_round
-JOIN largest ON largest.table_id = per_round.table_id
-    AND largest.configuration_id = per_round.configuration_id AND largest.kind = per_round.kind
-GROUP BY per_round.table_id, per_round.configuration_id, per_round.kind
+SELECT round_id, configuration_pk, kind, max(refunded), count(*), sum(stake), sum(wagered), sum(returned),
+    sum(adjustment), sum(late), sum(late * stake)
+FROM per_bet
+GROUP BY round_id, configuration_pk, kind
 """
 
 
-def kind_groups(rounds: DayRounds, *, with_peak: bool) -> list[KindGroup]:
-    where, params = rounds.where()
-    groups_sql = KIND_GROUPS_WITH_PEAK_SQL if with_peak else KIND_GROUPS_SQL
-    sql = PER_ROUND_SQL.format(rounds=where, **TABLES) + groups_sql
-    rows = fetch(sql, [ResettlementStatus.APPROVED.value, *params, *params])
-    return [
-        KindGroup(
-            table_id=table_id,
-            configuration_id=configuration_id or None,
-            kind=kind,
-            bets=int(bets),
-            stakes=money(stakes),
-            moments=RoundMoments(count, *(exact(value) for value in sums)),
-            largest_round_stakes=money(largest),
-            largest_round_pk=largest_pk,
+@dataclass
+class _Sums:
+    """A TableDayTotal row as numbers, corrected in place."""
+
+    rounds: int
+    bets: int
+    stakes: Decimal
+    wagered: Decimal
+    returned: Decimal
+    wagered_squared: Decimal
+    returned_squared: Decimal
+    wagered_returned: Decimal
+    largest_round_stakes: Decimal
+    largest_round_pk: int | None
+    late_bets: int
+    late_stakes: Decimal
+
+    def leave(
+        self, round_pk: int, bets: int, stakes: Decimal, wagered: Decimal, returned: Decimal, late: tuple
+    ):
+        """Take a refunded round out."""
+        self.rounds -= 1
+        self.bets -= bets
+        self.stakes -= stakes
+        self.wagered -= wagered
+        self.returned -= returned
+        self.wagered_squared -= wagered * wagered
+        self.returned_squared -= returned * returned
+        self.wagered_returned -= wagered * returned
+        self.late_bets -= late[0]
+        self.late_stakes -= late[1]
+        if round_pk == self.largest_round_pk:
+            self.largest_round_pk = None  # found again from the bets (`_largest_round`)
+
+    def adjust(self, wagered: Decimal, returned: Decimal, adjustment: Decimal) -> None:
+        """A re-settled round returned `returned + adjustment`, not `returned`."""
+        corrected = returned + adjustment
+        self.returned += adjustment
+        self.returned_squared += corrected * corrected - returned * returned
+        self.wagered_returned += wagered * adjustment
+
+
+def kind_groups(rounds: DayRounds) -> list[KindGroup]:
+    """The table's completed rounds of the day per version and bet kind: its day totals, less the
+    rounds refunded since, with the adjustments of approved re-settlements."""
+    sums = {
+        (configuration_pk, kind): _Sums(
+            int(count), int(bets), *map(exact, amounts), largest_pk, int(late), exact(late_stakes)
         )
-        for table_id, configuration_id, kind, count, bets, stakes, *sums, largest, largest_pk in rows
-    ]
+        for configuration_pk, kind, count, bets, *amounts, largest_pk, late, late_stakes in _day_totals(
+            rounds
+        )
+    }
+    for (
+        round_pk,
+        configuration_pk,
+        kind,
+        refunded,
+        bets,
+        stakes,
+        wagered,
+        returned,
+        adjustment,
+        late,
+        late_stakes,
+    ) in _corrected_rounds(rounds):
+        entry = sums[(configuration_pk, kind)]
+        wagered, returned = exact(wagered), exact(returned)
+        if refunded:
+            entry.leave(
+                round_pk, int(bets), exact(stakes), wagered, returned, (int(late), exact(late_stakes))
+            )
+        else:
+            entry.adjust(wagered, returned, exact(adjustment))
+    groups = []
+    for (configuration_pk, kind), entry in sorted(sums.items()):
+        if entry.rounds == 0:
+            continue
+        if entry.largest_round_pk is None:
+            entry.largest_round_stakes, entry.largest_round_pk = _largest_round(
+                rounds, configuration_pk, kind
+            )
+        groups.append(
+            KindGroup(
+                table_id=rounds.table_id,
+                configuration_id=configuration_pk or None,
+                kind=kind,
+                bets=entry.bets,
+                stakes=money(entry.stakes),
+                moments=RoundMoments(
+                    entry.rounds,
+                    entry.wagered,
+                    entry.returned,
+                    entry.wagered_squared,
+                    entry.returned_squared,
+                    entry.wagered_returned,
+                ),
+                largest_round_stakes=money(entry.largest_round_stakes),
+                largest_round_pk=entry.largest_round_pk,
+                after_max_round_bets=entry.late_bets,
+                after_max_round_stakes=money(entry.late_stakes),
+            )
+        )
+    return groups
+
+
+def _day_totals(rounds: DayRounds) -> list[tuple]:
+    return fetch(DAY_TOTALS_SQL.format(**TABLES), [rounds.day.day, rounds.table_id])
+
+
+def _corrected_rounds(rounds: DayRounds) -> list[tuple]:
+    where, params = replace(rounds, completed_only=False).where()
+    where += " AND r.status = %s"
+    sql = CORRECTED_ROUNDS_SQL.format(rounds=where, **TABLES)
+    approved = ResettlementStatus.APPROVED.value
+    return fetch(sql, [approved, approved, AFTER_MAX_ROUND, *params, RoundStatus.COMPLETED.value])
+
+
+LARGEST_ROUND_SQL = """
+SELECT b.round_id, sum(b.stake) AS stakes
+FROM {bet} b
+JOIN {round} r ON r.id = b.round_id
+WHERE {rounds} AND coalesce(r.configuration_id, 0) = %s AND b.kind = %s
+GROUP BY b.round_id
+ORDER BY stakes DESC, b.round_id
+LIMIT 1
+"""
+
+
+def _largest_round(rounds: DayRounds, configuration_pk: int, kind: str) -> tuple[Decimal, int]:
+    """The first round stored among those that staked the most on the kind, from the bets: only when
+    the round the day totals kept was refunded since."""
+    where, params = rounds.where()
+    [(round_pk, stakes)] = fetch(
+        LARGEST_ROUND_SQL.format(rounds=where, **TABLES), [*params, configuration_pk, kind]
+    )
+    return exact(stakes), round_pk
 
 
 # --- configuration versions --------------------------------------------------------------------------
@@ -230,34 +364,36 @@ def versions(configurations) -> dict[int, Version]:
             rtp={kind: Decimal(value) for kind, value in figures.get("rtp", {}).items()},
             patterns=figures.get("patterns", {}),
             paytables={option.kind: tuple(p for p, _ in option.paytable) for option in rules.side_options},
-            top_odds={option.kind: max(odds for _, odds in option.paytable) for option in rules.side_options},
+            top_odds=top_odds(rules),
             shared_deal=rules.shared_deal,
         )
     return result
 
 
-def theoretical_rtp(kind: str, groups: list[KindGroup], known: dict[int, Version]) -> Decimal | None:
-    """The theoretical RTP of the versions the rounds were played under, weighted by handle."""
-    handle = sum((group.moments.wagered for group in groups), Decimal(0))
-    if handle <= 0:
-        return None
+def theoretical_handle(kind: str, groups: list[KindGroup], known: dict[int, Version]) -> Decimal | None:
+    """Σ handle × theoretical RTP over the versions the rounds were played under; None when one of
+    them has no theoretical RTP for the kind. Divided by the handle: the handle-weighted RTP."""
     weighted = Decimal(0)
     for group in groups:
         version = known.get(group.configuration_id)
         if version is None or kind not in version.rtp:
             return None
         weighted += group.moments.wagered * version.rtp[kind]
-    return rtp(weighted / handle)
+    return weighted
 
 
 # --- figures of a bet kind ------------------------------------------------------------------------------
 
 
-def figures_fields(kind: str, groups: list[KindGroup], players: int, known: dict[int, Version]) -> dict:
-    """The DailyFigures fields of one bet kind from its groups (one per version, or per table)."""
-    moments = sum((group.moments for group in groups), RoundMoments())
+def figures_fields(
+    kind: str, moments: RoundMoments, *, bets: int, players: int, weighted_theoretical: Decimal | None
+) -> dict:
+    """The DailyFigures fields of one bet kind from its rounds' moments. `moments` keeps them, so
+    that the totals add the tables up without reading their rounds again."""
     wagered, returned = money(moments.wagered), money(moments.returned)
-    theoretical = theoretical_rtp(kind, groups, known)
+    theoretical = None
+    if weighted_theoretical is not None and moments.wagered > 0:
+        theoretical = rtp(weighted_theoretical / moments.wagered)
     interval95 = ratio_interval(moments, Z95)
     interval99 = ratio_interval(moments, Z99)
     low95, high95 = (rtp(value) for value in interval95) if interval95 else (None, None)
@@ -265,7 +401,7 @@ def figures_fields(kind: str, groups: list[KindGroup], players: int, known: dict
     return {
         "kind": kind,
         "rounds": moments.rounds,
-        "bets": sum(group.bets for group in groups),
+        "bets": bets,
         "players": players,
         "wagered": wagered,
         "returned": returned,
@@ -277,6 +413,10 @@ def figures_fields(kind: str, groups: list[KindGroup], players: int, known: dict
         "ci99_low": low99,
         "ci99_high": high99,
         "outside_99": theoretical is not None and low99 is not None and not low99 <= theoretical <= high99,
+        "moments": {
+            **moments.as_json(),
+            "weighted_theoretical": None if weighted_theoretical is None else str(weighted_theoretical),
+        },
     }
 
 
@@ -297,15 +437,20 @@ def table_day_compute(*, table: Table, day: date, run: ReportRun) -> None:
     with transaction.atomic():
         tune_session()
         known = versions(table.configurations.filter(valid_from__lt=the_day.ends_at))
-        offers_side_options = any(version.top_odds for version in known.values())
-        groups = kind_groups(completed, with_peak=offers_side_options)
+        groups = kind_groups(completed)
         kinds = by_kind(groups)
         players = exposure.kind_players(completed, known)
         same = {"day": day, "table": table, "game": table.game, "currency": table.currency, "run": run}
         figures = []
         for kind, groups_of_kind in kinds.items():
             players_of_kind = players.get(kind, exposure.KindPlayers()).players
-            fields = figures_fields(kind, groups_of_kind, players_of_kind, known)
+            fields = figures_fields(
+                kind,
+                sum((group.moments for group in groups_of_kind), RoundMoments()),
+                bets=sum(group.bets for group in groups_of_kind),
+                players=players_of_kind,
+                weighted_theoretical=theoretical_handle(kind, groups_of_kind, known),
+            )
             figures.append(DailyFigures(table_code=table.code, **same, **fields))
         exposures = exposure.exposure_rows(
             completed,
@@ -329,8 +474,10 @@ def table_summary(
 ) -> DailyTableSummary:
     """Cancelled rounds, re-settlements and findings of every round of the day (cancelled ones too)."""
     every_round = DayRounds(the_day, table.pk, completed_only=False).queryset()
-    counts = every_round.annotate(refunded=refunded()).aggregate(
-        rounds=Count("id"), cancelled=Count("id", filter=Q(status=RoundStatus.CANCELLED) | Q(refunded=True))
+    refunded_rounds = Refund.objects.values("bet__round_id")
+    counts = every_round.aggregate(
+        rounds=Count("id"),
+        cancelled=Count("id", filter=Q(status=RoundStatus.CANCELLED) | Q(pk__in=refunded_rounds)),
     )
     finding_codes = dict(
         Finding.objects.filter(round__in=every_round)
@@ -366,45 +513,44 @@ def versions_in_force(the_day: GamingDay, known: dict[int, Version]) -> list[Ver
 
 def totals_compute(*, day: date, run: ReportRun) -> None:
     """Replace the day's totals: DailyFigures per game, currency and bet kind across the tables (never
-    across currencies), with their intervals from the per-round results of all those tables."""
-    the_day = gaming_day(day)
+    across currencies), with their intervals from the per-round results of all those tables: the
+    sums the tables' rows keep, so run it after every table's `table_day_compute`."""
     with transaction.atomic():
         tune_session()
-        groups = kind_groups(DayRounds(the_day), with_peak=False)
-        tables = {table.pk: table for table in Table.objects.filter(pk__in={g.table_id for g in groups})}
-        known = versions(TableConfiguration.objects.filter(pk__in={g.configuration_id for g in groups}))
         scopes = defaultdict(list)
-        for group in groups:
-            table = tables[group.table_id]
-            scopes[(table.game, table.currency, group.kind)].append(group)
-        players = players_per_game(the_day)
-        totals = [
-            DailyFigures(
-                day=day,
-                table=None,
-                table_code="",
-                game=game,
-                currency=currency,
-                run=run,
-                **figures_fields(kind, scope_groups, players[(game, currency, kind)], known),
+        for row in DailyFigures.objects.filter(day=day, table__isnull=False).order_by("table_code"):
+            scopes[(row.game, row.currency, row.kind)].append(row)
+        # A game played at one table has that table's players; across tables, a player counts once.
+        several_tables = any(len(rows) > 1 for rows in scopes.values())
+        players = players_per_game(gaming_day(day)) if several_tables else {}
+        totals = []
+        for (game, currency, kind), rows in sorted(scopes.items()):
+            weighted = [row.moments["weighted_theoretical"] for row in rows]
+            fields = figures_fields(
+                kind,
+                sum((RoundMoments.from_json(row.moments) for row in rows), RoundMoments()),
+                bets=sum(row.bets for row in rows),
+                players=players[(game, currency, kind)] if len(rows) > 1 else rows[0].players,
+                weighted_theoretical=None if None in weighted else sum(map(Decimal, weighted), Decimal(0)),
             )
-            for (game, currency, kind), scope_groups in sorted(scopes.items())
-        ]
+            totals.append(
+                DailyFigures(
+                    day=day, table=None, table_code="", game=game, currency=currency, run=run, **fields
+                )
+            )
         DailyFigures.objects.filter(day=day, table=None).delete()
         DailyFigures.objects.bulk_create(totals)
 
 
 PLAYERS_PER_GAME_SQL = """
-SELECT t.game, t.currency, b.kind, count(DISTINCT b.player_id)
-FROM {bet} b
-JOIN {round} r ON r.id = b.round_id
-JOIN {table} t ON t.id = r.table_id
-WHERE {rounds}
-GROUP BY t.game, t.currency, b.kind
+SELECT t.game, t.currency, player_totals.kind, count(DISTINCT player_totals.player_id)
+FROM player_totals
+JOIN {table} t ON t.id = player_totals.table_id
+GROUP BY t.game, t.currency, player_totals.kind
 """
 
 
 def players_per_game(the_day: GamingDay) -> dict[tuple[str, str, str], int]:
-    where, params = DayRounds(the_day).where()
-    sql = PLAYERS_PER_GAME_SQL.format(rounds=where, table=Table._meta.db_table, **TABLES)
+    cte, params = player_totals_cte(DayRounds(the_day))
+    sql = cte + PLAYERS_PER_GAME_SQL.format(table=Table._meta.db_table)
     return {(game, currency, kind): players for game, currency, kind, players in fetch(sql, params)}

@@ -14,24 +14,26 @@ Per side option (rules.SIDE_OPTION_KINDS) staked at the table:
   cards, and Bust Bonus pays on the facilitator's cards alone. There the p-value counts rounds
   (rounds that hit the pattern against rounds staked × probability), elsewhere bets; each entry's
   "unit" says which.
-- after_max_round_bets/stakes: bets with a `side_option_after_max_round` finding.
+- after_max_round_bets/stakes: bets with a `side_option_after_max_round` finding (counted at ingest).
 
 The per-player query also counts every bet kind's distinct players for DailyFigures.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from django.db import connection
 
 from limits.models import Player
+from rounds.choices import RoundStatus
 from rounds.engine.rules import SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS
-from rounds.models import Bet, Finding, Round
+from rounds.models import Bet, Round, TableDayPatternHits
 
 from .models import DailyExposure
+from .players import player_totals_cte
 from .stats import binomial_p_value, money
 
 if TYPE_CHECKING:
@@ -40,12 +42,11 @@ if TYPE_CHECKING:
 __all__ = ["SIDE_OPTION_KINDS", "KindPlayers", "exposure_rows", "kind_players"]
 
 TOP_PLAYERS = 10
-AFTER_MAX_ROUND = "side_option_after_max_round"
 TABLES = {
+    "player": Player._meta.db_table,
+    "hits": TableDayPatternHits._meta.db_table,
     "bet": Bet._meta.db_table,
     "round": Round._meta.db_table,
-    "finding": Finding._meta.db_table,
-    "player": Player._meta.db_table,
 }
 
 
@@ -67,56 +68,35 @@ class KindPlayers:
 # Each player's bets, stakes and liability per bet kind; every kind's number of players and its
 # TOP_PLAYERS players with the largest liability.
 KIND_PLAYERS_SQL = """
-SELECT ranked.kind, ranked.players, ranked.external_id, ranked.bets, ranked.stakes, ranked.liability
+SELECT ranked.kind, ranked.players, ranked.place, player.external_id, ranked.bets, ranked.stakes,
+    ranked.liability
 FROM (
-    SELECT per_player.kind, per_player.bets, per_player.stakes, per_player.liability,
-        player.external_id,
-        count(*) OVER (PARTITION BY per_player.kind) AS players,
-        row_number() OVER (
-            PARTITION BY per_player.kind
-            ORDER BY per_player.liability DESC, per_player.stakes DESC, player.external_id
+    SELECT player_totals.*,
+        count(*) OVER (PARTITION BY player_totals.kind) AS players,
+        rank() OVER (
+            PARTITION BY player_totals.kind ORDER BY player_totals.liability DESC, player_totals.stakes DESC
         ) AS place
-    FROM (
-        SELECT b.kind, b.player_id, count(*) AS bets, sum(b.stake) AS stakes,
-            sum(b.stake * {top_odds}) AS liability
-        FROM {bet} b
-        JOIN {round} r ON r.id = b.round_id
-        WHERE {rounds}
-        GROUP BY b.kind, b.player_id
-    ) per_player
-    JOIN {player} player ON player.id = per_player.player_id
+    FROM player_totals
 ) ranked
+JOIN {player} player ON player.id = ranked.player_id
 WHERE ranked.place <= %s
-ORDER BY ranked.kind, ranked.place
 """
-
-
-def top_odds_case(known: dict[int, Version]) -> tuple[str, list]:
-    """SQL for the top pattern's odds of a bet's side option under its round's version (0 otherwise)."""
-    cases, params = [], []
-    for version in known.values():
-        for kind, odds in version.top_odds.items():
-            cases.append("WHEN r.configuration_id = %s AND b.kind = %s THEN CAST(%s AS NUMERIC)")
-            params += [version.pk, kind, odds]
-    if not cases:
-        return "0", []
-    return f"CASE {' '.join(cases)} ELSE 0 END", params
 
 
 def kind_players(rounds: DayRounds, known: dict[int, Version]) -> dict[str, KindPlayers]:
     """Per bet kind: its number of distinct players and, for side options, the top players."""
-    where, params = rounds.where()
-    top_odds, odds_params = top_odds_case(known)
-    sql = KIND_PLAYERS_SQL.format(rounds=where, top_odds=top_odds, **TABLES)
+    cte, cte_params = player_totals_cte(rounds, known)
+    sql = cte + KIND_PLAYERS_SQL.format(**TABLES)
+    # rank() ties share a place, so that ties at the tenth place are broken by external id here.
+    rows = sorted(_fetch(sql, [*cte_params, TOP_PLAYERS]), key=lambda row: row[:4])
     result: dict[str, KindPlayers] = {}
-    rows = _fetch(sql, [*odds_params, *params, TOP_PLAYERS])
-    for kind, players, external_id, bets, stakes, liability in rows:
+    for kind, players, _, external_id, bets, stakes, liability in rows:
         entry = result.setdefault(kind, KindPlayers(players))
-        if kind in SIDE_OPTION_KINDS:
+        if kind in SIDE_OPTION_KINDS and len(entry.top) < TOP_PLAYERS:
             entry.top.append(
                 {
                     "player": external_id,
-                    "bets": bets,
+                    "bets": int(bets),
                     "stakes": str(money(stakes)),
                     "liability": str(money(liability)),
                 }
@@ -126,41 +106,36 @@ def kind_players(rounds: DayRounds, known: dict[int, Version]) -> dict[str, Kind
 
 # --- patterns and stakes after the max round ---------------------------------------------------------
 
+# The day's hits ingest counted, less those of rounds a supervisor cancelled since.
 PATTERN_HITS_SQL = """
-SELECT b.kind, b.computed_pattern, count(*), count(DISTINCT b.round_id)
-FROM {bet} b
-JOIN {round} r ON r.id = b.round_id
-WHERE {rounds} AND b.computed_pattern <> ''
-GROUP BY b.kind, b.computed_pattern
-"""
-
-AFTER_MAX_ROUND_SQL = """
-SELECT b.kind, count(*), sum(b.stake)
-FROM {bet} b
-WHERE b.id IN (
-    SELECT finding.bet_id
-    FROM {finding} finding
-    JOIN {round} r ON r.id = finding.round_id
-    WHERE finding.code = %s AND {rounds}
-)
-GROUP BY b.kind
+SELECT kind, pattern, sum(bets), sum(rounds)
+FROM (
+    SELECT kind, pattern, bets, rounds
+    FROM {hits}
+    WHERE day = %s AND table_id = %s
+    UNION ALL
+    SELECT b.kind, b.computed_pattern, -count(*), -count(DISTINCT b.round_id)
+    FROM {bet} b
+    JOIN {round} r ON r.id = b.round_id
+    WHERE {rounds} AND r.status = %s AND b.computed_pattern <> '' AND EXISTS ({refunded})
+    GROUP BY b.kind, b.computed_pattern
+) hits
+GROUP BY kind, pattern
+HAVING sum(bets) > 0
 """
 
 
 def pattern_hits_counted(rounds: DayRounds) -> dict[str, dict[str, tuple[int, int]]]:
     """side option -> pattern -> (bets that hit it, rounds in which it was hit)."""
-    where, params = rounds.where()
+    from .daily import REFUNDED_ROUND_SQL
+
+    where, params = replace(rounds, completed_only=False).where()
+    sql = PATTERN_HITS_SQL.format(rounds=where, refunded=REFUNDED_ROUND_SQL.format(round="r.id"), **TABLES)
     hits: dict[str, dict[str, tuple[int, int]]] = {}
-    for kind, pattern, bets, rounds_hit in _fetch(PATTERN_HITS_SQL.format(rounds=where, **TABLES), params):
-        hits.setdefault(kind, {})[pattern] = (bets, rounds_hit)
+    rows = _fetch(sql, [rounds.day.day, rounds.table_id, *params, RoundStatus.COMPLETED.value])
+    for kind, pattern, bets, rounds_hit in rows:
+        hits.setdefault(kind, {})[pattern] = (int(bets), int(rounds_hit))
     return hits
-
-
-def after_max_round(rounds: DayRounds) -> dict[str, tuple[int, Decimal]]:
-    """side option -> (bets staked after its max round, their stakes)."""
-    where, params = rounds.where()
-    sql = AFTER_MAX_ROUND_SQL.format(rounds=where, **TABLES)
-    return {kind: (bets, money(stakes)) for kind, bets, stakes in _fetch(sql, [AFTER_MAX_ROUND, *params])}
 
 
 # --- the rows ------------------------------------------------------------------------------------------
@@ -179,7 +154,6 @@ def exposure_rows(
     if not kinds:
         return []
     hits = pattern_hits_counted(rounds)
-    after = after_max_round(rounds)
     peaks = {kind: peak(kind, groups, known) for kind, groups in kinds.items()}
     round_ids = dict(
         Round.objects.filter(pk__in=[pk for pk, _ in peaks.values() if pk]).values_list("pk", "round_id")
@@ -187,7 +161,6 @@ def exposure_rows(
     rows = []
     for kind, groups in kinds.items():
         peak_pk, peak_liability = peaks[kind]
-        after_bets, after_stakes = after.get(kind, (0, Decimal("0.00")))
         row = figures[kind]
         rows.append(
             DailyExposure(
@@ -203,8 +176,8 @@ def exposure_rows(
                 peak_liability=peak_liability,
                 top_players=players.get(kind, KindPlayers()).top,
                 pattern_hits=pattern_hits(kind, groups, hits.get(kind, {}), known),
-                after_max_round_bets=after_bets,
-                after_max_round_stakes=after_stakes,
+                after_max_round_bets=sum(group.after_max_round_bets for group in groups),
+                after_max_round_stakes=sum((g.after_max_round_stakes for g in groups), Decimal("0.00")),
             )
         )
     return rows

@@ -81,6 +81,11 @@ class DailyFigures(models.Model):
     outside_99 = models.BooleanField(
         default=False, help_text="The theoretical RTP lies outside the 99% interval of the observed."
     )
+    moments = models.JSONField(
+        default=dict,
+        help_text="The per-round sums the intervals come from, and Σ handle × theoretical RTP: a "
+        "game's totals add its tables' up.",
+    )
     run = models.ForeignKey(ReportRun, on_delete=models.PROTECT, related_name="+")
 
     class Meta:

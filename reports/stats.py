@@ -39,6 +39,9 @@ def exact(value) -> Decimal:
     return value if isinstance(value, Decimal) else Decimal(str(value or 0))
 
 
+MOMENT_SUMS = ("wagered", "returned", "wagered_squared", "returned_squared", "wagered_returned")
+
+
 @dataclass(frozen=True)
 class RoundMoments:
     """Sums over rounds r of one bet kind: n, ΣW, ΣR, ΣW², ΣR², ΣWR, with W_r and R_r what the kind
@@ -51,6 +54,13 @@ class RoundMoments:
     wagered_squared: Decimal = ZERO
     returned_squared: Decimal = ZERO
     wagered_returned: Decimal = ZERO
+
+    def as_json(self) -> dict:
+        return {name: str(getattr(self, name)) for name in MOMENT_SUMS} | {"rounds": self.rounds}
+
+    @classmethod
+    def from_json(cls, stored: dict) -> "RoundMoments":
+        return cls(stored["rounds"], *(Decimal(stored[name]) for name in MOMENT_SUMS))
 
     def __add__(self, other: "RoundMoments") -> "RoundMoments":
         return RoundMoments(

@@ -36,6 +36,9 @@ from tables.selectors import configuration_in_force
 
 from .bulk import JsonText, insert_rows, json_text
 from .models import Bet, Finding, Hand, Round, Shoe, Spot
+from .totals import BetFigures, round_totals_add
+
+AFTER_MAX_ROUND = "side_option_after_max_round"
 
 __all__ = ["IngestResult", "RoundConflict", "RoundFormatError", "round_ingest", "rounds_ingest"]
 
@@ -295,6 +298,22 @@ def _store(item: _Prepared, shoe: Shoe) -> Round:
         ],
     )
     row_of_bet = dict(zip((b.bet_id for b in record.bets), bet_ids, strict=True))
+    if not record.cancelled:
+        late = {f["bet"] for f in findings if f["code"] == AFTER_MAX_ROUND}
+        round_totals_add(
+            round_pk=round_pk,
+            table_pk=table.pk,
+            configuration=configuration,
+            opened_at=record.opened_at,
+            bets=(
+                BetFigures(
+                    *(b.kind, players[b.player].pk, b.stake, b.wagered, b.returned),
+                    pattern=bets[b.bet_id].pattern,
+                    after_max_round=b.bet_id in late,
+                )
+                for b in record.bets
+            ),
+        )
     insert_rows(
         Finding,
         ["round_id", "code", "bet_id", "spot", "hand", "message"],

@@ -191,6 +191,119 @@ class Finding(models.Model):
         return f"{self.round.round_id}: {self.code}"
 
 
+# --- totals written at ingest, for the daily report ---------------------------------------------------
+#
+# The daily report reads these instead of a day's million bets (`reports/daily.py`). Ingest adds
+# every round the game server sent as completed to them, in the transaction that stores the
+# round, from the same values as its bets. What changes a round later is read beside them: a
+# supervisor's refunds (the round then counts as cancelled) and approved re-settlements'
+# adjustments, from the few rounds concerned. `day` is the gaming day under the settings in force
+# when the round was stored; `configuration_pk` the version in force (0: none).
+
+
+def moment(verbose_name: str = "", **options) -> models.DecimalField:
+    """A sum of squared or multiplied amounts: exact, and wide enough for a busy table's day."""
+    return models.DecimalField(verbose_name, max_digits=32, decimal_places=4, **options)
+
+
+class TableDayTotal(models.Model):
+    """One bet kind's completed rounds at one table in one gaming day under one version: their
+    bets summed, and the per-round sums the report's intervals come from (W_r, R_r: what the kind
+    wagered and returned in round r)."""
+
+    day = models.DateField()
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="+", db_index=False, **ROUND_ROW_LINK
+    )
+    configuration_pk = models.PositiveBigIntegerField(help_text="The version in force; 0 when none was.")
+    kind = models.CharField(max_length=24)
+    rounds = models.PositiveIntegerField()
+    bets = models.PositiveIntegerField()
+    stakes = money()
+    wagered = money("ΣW_r (reported)")
+    returned = money("ΣR_r (reported)")
+    wagered_squared = moment("ΣW_r²")
+    returned_squared = moment("ΣR_r²")
+    wagered_returned = moment("ΣW_rR_r")
+    largest_round_stakes = money(help_text="The most the kind staked in one round.")
+    largest_round = models.ForeignKey(
+        Round,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
+        help_text="The first such round stored.",
+        **ROUND_ROW_LINK,
+    )
+    after_max_round_bets = models.PositiveIntegerField(
+        default=0, help_text="Side-option bets staked after the option's max round of the shoe."
+    )
+    after_max_round_stakes = money(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["day", "table", "configuration_pk", "kind"], name="table_day_total_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.table_id} {self.kind}"
+
+
+class TableDayPatternHits(models.Model):
+    """The bets of one side option at one table in one gaming day (completed rounds, one version)
+    that the engine found paying one pattern, and the rounds in which it was hit."""
+
+    day = models.DateField()
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="+", db_index=False, **ROUND_ROW_LINK
+    )
+    configuration_pk = models.PositiveBigIntegerField(help_text="The version in force; 0 when none was.")
+    kind = models.CharField(max_length=24)
+    pattern = models.CharField(max_length=24)
+    bets = models.PositiveIntegerField()
+    rounds = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["day", "table", "configuration_pk", "kind", "pattern"],
+                name="table_day_pattern_hits_once",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.table_id} {self.kind} {self.pattern}"
+
+
+class PlayerDayTotal(models.Model):
+    """A player's bets of one kind at one table in one gaming day (completed rounds): added to by
+    every round the player plays, so that a day's players are counted without its bets."""
+
+    day = models.DateField()
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="+", db_index=False, **ROUND_ROW_LINK
+    )
+    kind = models.CharField(max_length=24)
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", db_index=False, **ROUND_ROW_LINK
+    )
+    bets = models.PositiveIntegerField()
+    stakes = money()
+    liability = money(
+        help_text="A side option's stakes paid at the odds of the top pattern of each round's paytable "
+        "(winnings only); 0 for other kinds."
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["day", "table", "kind", "player"], name="player_day_total_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.player_id} {self.kind}"
+
+
 class Resettlement(models.Model):
     """A proposal to correct a round's payouts to what the engine computes; approved by a second person."""
 

@@ -78,8 +78,18 @@ def generate_day() -> int:
     from tests.factories import user
 
     _write_resettlements(user("supervisor", "bench-proposer").pk, user("supervisor", "bench-approver").pk)
+    _write_totals()
     with connection.cursor() as cursor:
-        for name in ("limits_player", "rounds_round", "rounds_bet", "rounds_finding", "rounds_adjustment"):
+        for name in (
+            "limits_player",
+            "rounds_round",
+            "rounds_bet",
+            "rounds_finding",
+            "rounds_adjustment",
+            "rounds_tabledaytotal",
+            "rounds_tabledaypatternhits",
+            "rounds_playerdaytotal",
+        ):
             cursor.execute(f"VACUUM ANALYZE {name}")  # as autovacuum would after a day's writes
         cursor.execute("SELECT count(*) FROM rounds_bet")
         return cursor.fetchone()[0]
@@ -248,6 +258,18 @@ def _write_resettlements(proposer: int, approver: int) -> None:
             FROM rounds_resettlement s
             """
         )
+
+
+def _write_totals() -> None:
+    """The day totals ingest adds each completed round to (rounds/totals.py), here from the bets
+    written above, as the migration that introduced them writes them for stored rounds."""
+    import importlib
+
+    from django.apps import apps
+    from django.db import connection
+
+    migration = importlib.import_module("rounds.migrations.0006_day_totals_for_reports")
+    migration.totals_of_stored_rounds(apps, connection.schema_editor())
 
 
 # --- timing ---------------------------------------------------------------------------------------

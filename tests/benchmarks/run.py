@@ -1,4 +1,5 @@
-"""Run every tests/benchmarks/bench_*.py module's main(), in name order (`make bench`).
+"""Run every tests/benchmarks/bench_*.py module's main(), in name order (`make bench`), or only
+those named on the command line (`make bench BENCH="reports pages"`).
 
 A benchmark prints its own figures; this runner names each one and times it as a whole.
 With no benchmark modules yet it says so and succeeds. A benchmark that needs the ORM calls
@@ -15,13 +16,18 @@ HERE = Path(__file__).resolve().parent
 PACKAGE = "tests.benchmarks"
 
 
-def discover() -> list[str]:
-    return [f"{PACKAGE}.{path.stem}" for path in sorted(HERE.glob("bench_*.py"))]
+def discover(names: list[str]) -> list[str]:
+    stems = [path.stem for path in sorted(HERE.glob("bench_*.py"))]
+    unknown = [name for name in names if f"bench_{name}" not in stems]
+    if unknown:
+        known = ", ".join(stem.removeprefix("bench_") for stem in stems)
+        raise SystemExit(f"No benchmark named {', '.join(unknown)}; there are: {known}.")
+    return [f"{PACKAGE}.{stem}" for stem in stems if not names or stem.removeprefix("bench_") in names]
 
 
-def main() -> int:
+def main(names: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    modules = discover()
+    modules = discover(names)
     if not modules:
         print("No benchmarks yet (add tests/benchmarks/bench_<name>.py with a main()).")
         return 0
@@ -35,4 +41,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

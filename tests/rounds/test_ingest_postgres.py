@@ -16,7 +16,16 @@ from limits.models import Player
 from rounds.engine.rules import preset
 from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
-from rounds.models import Bet, Finding, Hand, Round, Spot
+from rounds.models import (
+    Bet,
+    Finding,
+    Hand,
+    PlayerDayTotal,
+    Round,
+    Spot,
+    TableDayPatternHits,
+    TableDayTotal,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
 
@@ -110,7 +119,7 @@ def test_concurrent_resends_of_one_round_store_it_once():
 def rows_pointing_nowhere() -> dict[str, int]:
     """Rows whose link without a database constraint (models.ROUND_ROW_LINK) points at no row."""
     found = {}
-    for model in (Spot, Hand, Bet, Finding):
+    for model in (Spot, Hand, Bet, Finding, TableDayTotal, TableDayPatternHits, PlayerDayTotal):
         for link in model._meta.concrete_fields:
             if link.is_relation and not link.db_constraint:
                 target = link.related_model.objects.filter(pk=OuterRef(link.attname))
@@ -147,5 +156,10 @@ def test_every_round_row_points_at_a_stored_row():
         "Bet.player",
         "Finding.round",
         "Finding.bet",
+        "TableDayTotal.table",
+        "TableDayTotal.largest_round",
+        "TableDayPatternHits.table",
+        "PlayerDayTotal.table",
+        "PlayerDayTotal.player",
     }
     assert counts == dict.fromkeys(counts, 0)
