@@ -200,6 +200,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Celery beat: every 15 minutes the task looks whether the last gaming day has closed and starts its
 # daily reports once (it decides; the schedule only has to come round soon after the cut-off).
 CELERY_BEAT_SCHEDULE = {
+    "player-totals-catch-up": {
+        "task": "rounds.tasks.player_totals_catch_up_task",
+        "schedule": 60,
+        "options": {"expires": 55},
+    },
     "daily-reports-when-day-closed": {
         "task": "reports.tasks.daily_reports_when_day_closed",
         "schedule": 15 * 60,

@@ -45,7 +45,7 @@ from rounds.models import (
     Round,
     TableDayTotal,
 )
-from rounds.totals import top_odds
+from rounds.totals import player_totals_catch_up, top_odds
 from tables.models import Table
 
 from . import exposure
@@ -434,6 +434,7 @@ def table_day_compute(*, table: Table, day: date, run: ReportRun) -> None:
     """Replace the table's DailyFigures, DailyTableSummary and DailyExposure rows of the gaming day."""
     the_day = gaming_day(day)
     completed = DayRounds(the_day, table.pk)
+    player_totals_catch_up()
     with transaction.atomic():
         tune_session()
         known = versions(table.configurations.filter(valid_from__lt=the_day.ends_at))
@@ -515,6 +516,7 @@ def totals_compute(*, day: date, run: ReportRun) -> None:
     """Replace the day's totals: DailyFigures per game, currency and bet kind across the tables (never
     across currencies), with their intervals from the per-round results of all those tables: the
     sums the tables' rows keep, so run it after every table's `table_day_compute`."""
+    player_totals_catch_up()
     with transaction.atomic():
         tune_session()
         scopes = defaultdict(list)

@@ -277,8 +277,9 @@ class TableDayPatternHits(models.Model):
 
 
 class PlayerDayTotal(models.Model):
-    """A player's bets of one kind at one table in one gaming day (completed rounds): added to by
-    every round the player plays, so that a day's players are counted without its bets."""
+    """A player's bets of one kind at one table in one gaming day (completed rounds), so that a
+    day's players are counted without its bets. Added to in batches, not by ingest itself: a
+    5,000-player round would add 10,000 rows to it (`totals.player_totals_catch_up`)."""
 
     day = models.DateField()
     table = models.ForeignKey(
@@ -302,6 +303,22 @@ class PlayerDayTotal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.day} {self.player_id} {self.kind}"
+
+
+class PlayerTotalsPending(models.Model):
+    """A completed round whose bets are not yet in PlayerDayTotal: ingest adds one row, the catch-up
+    takes it away when it adds the round's bets."""
+
+    round = models.OneToOneField(
+        Round, on_delete=models.CASCADE, primary_key=True, related_name="+", **ROUND_ROW_LINK
+    )
+    day = models.DateField(help_text="The round's gaming day.")
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="+", db_index=False, **ROUND_ROW_LINK
+    )
+
+    def __str__(self) -> str:
+        return f"{self.round_id} awaiting player totals"
 
 
 class Resettlement(models.Model):

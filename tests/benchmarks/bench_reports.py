@@ -385,3 +385,29 @@ def compare() -> None:
     ratio = job / bare
     verdict = "met" if ratio <= GOAL_RATIO else "NOT met"
     print(f"   job / bare SQL = {ratio:.2f}x (goal <= {GOAL_RATIO:.0f}x: {verdict})", flush=True)
+    catch_up = players_catch_up()
+    print(
+        f"   players' day totals added from the bets in batches, the whole day at once (beat does it "
+        f"every minute during the day): {catch_up:.3f} s",
+        flush=True,
+    )
+
+
+def players_catch_up() -> float:
+    """The seconds `player_totals_catch_up` takes for every round of the day, as if none had been added."""
+    from django.db import connection
+
+    from rounds.models import PlayerDayTotal
+    from rounds.totals import player_totals_catch_up
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {PlayerDayTotal._meta.db_table}")
+        cursor.execute(
+            "INSERT INTO rounds_playertotalspending (round_id, day, table_id) "
+            "SELECT id, %s, table_id FROM rounds_round WHERE status = 'completed'",
+            [DAY],
+        )
+        cursor.execute("VACUUM ANALYZE rounds_playertotalspending")
+    started = time.perf_counter()
+    player_totals_catch_up()
+    return time.perf_counter() - started

@@ -21,6 +21,7 @@ from rounds.models import (
     Finding,
     Hand,
     PlayerDayTotal,
+    PlayerTotalsPending,
     Round,
     Spot,
     TableDayPatternHits,
@@ -119,7 +120,16 @@ def test_concurrent_resends_of_one_round_store_it_once():
 def rows_pointing_nowhere() -> dict[str, int]:
     """Rows whose link without a database constraint (models.ROUND_ROW_LINK) points at no row."""
     found = {}
-    for model in (Spot, Hand, Bet, Finding, TableDayTotal, TableDayPatternHits, PlayerDayTotal):
+    for model in (
+        Spot,
+        Hand,
+        Bet,
+        Finding,
+        TableDayTotal,
+        TableDayPatternHits,
+        PlayerDayTotal,
+        PlayerTotalsPending,
+    ):
         for link in model._meta.concrete_fields:
             if link.is_relation and not link.db_constraint:
                 target = link.related_model.objects.filter(pk=OuterRef(link.attname))
@@ -159,6 +169,8 @@ def test_every_round_row_points_at_a_stored_row():
         "TableDayTotal.table",
         "TableDayTotal.largest_round",
         "TableDayPatternHits.table",
+        "PlayerTotalsPending.round",
+        "PlayerTotalsPending.table",
         "PlayerDayTotal.table",
         "PlayerDayTotal.player",
     }

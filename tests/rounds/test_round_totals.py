@@ -21,7 +21,8 @@ from reports.gaming_day import gaming_day_of
 from rounds.engine.rules import preset
 from rounds.engine.simulate import simulate_shoe
 from rounds.ingest import round_ingest
-from rounds.models import PlayerDayTotal, Round, TableDayPatternHits, TableDayTotal
+from rounds.models import PlayerDayTotal, PlayerTotalsPending, Round, TableDayPatternHits, TableDayTotal
+from rounds.totals import player_totals_catch_up
 from tables.models import Table, TableConfiguration
 from tables.services import configuration_change
 from tests import factories
@@ -169,6 +170,11 @@ def stored() -> tuple:
 def test_ingest_adds_each_completed_round_to_its_days_totals():
     ingest_a_mixed_day()
     assert Round.objects.filter(status="cancelled").exists()  # left out of every total
+    completed = Round.objects.filter(status="completed")
+    assert set(PlayerTotalsPending.objects.values_list("round_id", flat=True)) == {r.pk for r in completed}
+    assert not PlayerDayTotal.objects.exists()  # players' totals are added in batches
+    assert player_totals_catch_up() == completed.count()
+    assert not PlayerTotalsPending.objects.exists() and player_totals_catch_up() == 0
     day_totals, hits, players = stored()
     assert len({row[0] for row in players}) == 2  # the rounds cross the gaming day's cut-off
     assert {row[3] for row in day_totals} >= {"main", "pair", "insurance"}
@@ -181,6 +187,7 @@ def test_ingest_adds_each_completed_round_to_its_days_totals():
 
 def test_the_migration_writes_the_totals_of_rounds_stored_before_them():
     ingest_a_mixed_day()
+    player_totals_catch_up()
     written_by_ingest = stored()
     for model in (TableDayTotal, TableDayPatternHits, PlayerDayTotal):
         model.objects.all().delete()
