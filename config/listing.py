@@ -6,11 +6,12 @@ the page, the API and the CSV export (`?_export=csv`).
 
 import django_tables2 as tables
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
-from django.utils.html import format_html
 from django_filters.views import FilterView
 from django_tables2.export.views import ExportMixin
 from django_tables2.views import SingleTableMixin
 
+from config.html import format_html
+from config.table_rows import resolve
 from tables.templatetags.pitboss import money_text, utc_text
 
 PAGE_SIZE = 50
@@ -59,7 +60,7 @@ class MoneyColumn(tables.Column):
 
     def render(self, value, record):
         return format_html(
-            '{} <span class="currency">{}</span>', money_text(value), self.currency.resolve(record)
+            '{} <span class="currency">{}</span>', money_text(value), resolve(self.currency, record)
         )
 
     def value(self, value):
@@ -80,7 +81,7 @@ class BadgeColumn(tables.Column):
     """A status as a coloured badge (`badge-<value>`); the label in exports."""
 
     def render(self, value, record, bound_column):
-        raw = bound_column.accessor.resolve(record)
+        raw = resolve(bound_column.accessor, record)
         return format_html('<span class="badge badge-{}">{}</span>', raw, value)
 
     def value(self, value):

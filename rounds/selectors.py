@@ -188,7 +188,26 @@ def round_spots(round_: Round, spots: list[Spot], findings: list[Finding]) -> li
         by_spot.setdefault(hand.spot_id, []).append(hand)
     codes = [spot.spot for spot in spots]
     bets: dict[str, list[Bet]] = {}
-    for bet in Bet.objects.filter(round=round_, spot__in=codes).select_related("player").order_by("id"):
+    # Only what the round page shows of a bet: a field left out would cost a query per bet (the
+    # page's queries are pinned in a test).
+    shown = (
+        Bet.objects.filter(round=round_, spot__in=codes)
+        .select_related("player")
+        .only(
+            "bet_id",
+            "spot",
+            "kind",
+            "options",
+            "stake",
+            "wagered",
+            "returned",
+            "computed_wagered",
+            "computed_returned",
+            "player__external_id",
+        )
+        .order_by("id")
+    )
+    for bet in shown:
         bet.finding_list = [f for f in findings if f.bet_id == bet.pk]
         bets.setdefault(bet.spot, []).append(bet)
     views = []

@@ -2,9 +2,9 @@
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from config.html import format_html
 from config.listing import BadgeColumn, MoneyColumn, UtcDateTimeColumn
 from limits.choices import BetKind
 from tables.templatetags.pitboss import money_text, utc_text

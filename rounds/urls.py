@@ -11,5 +11,6 @@ urlpatterns = [
     *resettlement_views.urlpatterns,
     # Last: a round id is any text, so these must not shadow the paths above.
     path("<str:round_id>/", views.RoundDetailView.as_view(), name="round_detail"),
+    path("<str:round_id>/document/", views.RoundDocumentView.as_view(), name="round_document"),
     path("<str:round_id>/review/", views.RoundReviewView.as_view(), name="round_review"),
 ]

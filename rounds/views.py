@@ -10,8 +10,9 @@ from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.views.generic import TemplateView
+from django.views.generic import TemplateView, View
 
 from config.forms import add_service_errors
 from config.listing import FilteredListView
@@ -83,7 +84,23 @@ class RoundListView(FilteredListView):
     """Newest first by id, one keyset page at a time: never a COUNT, never an OFFSET."""
 
     permission_required = "rounds.view_round"
-    queryset = Round.objects.select_related("table", "shoe", "reviewed_by")
+    # What the columns show (and the CSV export): never a round's document, up to 2 MB of JSON.
+    # A column needing another field costs a query per row: the query count is pinned in a test.
+    queryset = Round.objects.select_related("table", "shoe", "reviewed_by").only(
+        "round_id",
+        "number",
+        "opened_at",
+        "status",
+        "players",
+        "wagered",
+        "returned",
+        "finding_count",
+        "reviewed_at",
+        "table__code",
+        "table__currency",
+        "shoe__code",
+        "reviewed_by__username",
+    )
     filterset_class = RoundFilterSet
     table_class = RoundTable
     table_pagination = False
@@ -164,11 +181,20 @@ class RoundDetailView(RoundMixin, TemplateView):
             hole_card=round_.table.game != "multiplayer",
             previous=previous,
             following=following,
-            document_json=json.dumps(document, indent=2, ensure_ascii=False),
             can_review=self.request.user.has_perm("rounds.review_round"),
         )
         context.setdefault("review_form", RoundReviewForm())
         return context
+
+
+class RoundDocumentView(RoundMixin, View):
+    """The round document as received, indented; the round page fetches it when it is opened."""
+
+    permission_required = "rounds.view_round"
+
+    def get(self, request, *args, **kwargs):
+        text = json.dumps(self.get_round().document, indent=2, ensure_ascii=False)
+        return HttpResponse(text, content_type="application/json")
 
 
 class RoundReviewView(RoundDetailView):

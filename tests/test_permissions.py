@@ -50,6 +50,7 @@ PAGES = {
     "rounds:resettlement_reject": ("get", {S}),
     "rounds:round_list": ("get", {S, C, CS}),
     "rounds:round_detail": ("get", {S, C, CS}),
+    "rounds:round_document": ("get", {S, C, CS}),
     # The world's round has a finding (no configuration in force), so an empty sign-off is a 400.
     "rounds:round_review": ("post", {C}),
     "rounds:play_record": ("get", {S, C, CS}),
@@ -177,7 +178,7 @@ def arguments(name: str, world: dict) -> dict:
             ("_list", "-list", "_open", "_propose")
         ):
             return {"pk": world[thing]}
-    if name in ("rounds:round_detail", "rounds:round_review"):
+    if name in ("rounds:round_detail", "rounds:round_document", "rounds:round_review"):
         return {"round_id": world["round_id"]}
     if name == "rounds:play_record":
         return {"external_id": world["external_id"]}

@@ -1,12 +1,13 @@
 """{% round_corrections round as corrections %}: a round's re-settlements, incidents and refunds, for
 the partial `rounds/includes/round_corrections.html` on the round page."""
 
-from django import template
-from django.db.models import Q, Sum
+from decimal import Decimal
 
-from rounds import services
+from django import template
+from django.db.models import F, Q
+
 from rounds.choices import ResettlementStatus
-from rounds.models import Bet, Incident, Refund
+from rounds.models import Incident, Refund
 
 register = template.Library()
 
@@ -19,14 +20,20 @@ def round_corrections(context, round_) -> dict:
             "adjustments__bet__player"
         )
     )
-    refunds = Refund.objects.filter(bet__round=round_).select_related("bet__player", "incident")
-    refund_total = refunds.aggregate(total=Sum("amount"))["total"]
+    refunds = list(Refund.objects.filter(bet__round=round_).select_related("bet__player"))
+    refund_total = sum((refund.amount for refund in refunds), Decimal(0)) if refunds else None
     incidents = Incident.objects.filter(Q(round=round_) | Q(refunds__bet__round=round_)).distinct()
     pending = any(
         r.status in (ResettlementStatus.PROPOSED, ResettlementStatus.APPROVED) for r in resettlements
     )
-    differing = list(services.bets_to_adjust(round_).select_related("player"))
-    uncomputed = Bet.objects.filter(round=round_, computed_returned__isnull=True).count()
+    # One query for both: the bets to adjust (services.bets_to_adjust) and those the engine cannot
+    # compute (computed NULL, which the exclusion keeps).
+    differing, uncomputed = [], 0
+    for bet in round_.bets.exclude(computed_returned=F("returned")).select_related("player").order_by("id"):
+        if bet.computed_returned is None:
+            uncomputed += 1
+        else:
+            differing.append(bet)
     may_propose = bool(
         user
         and user.has_perm("rounds.add_resettlement")

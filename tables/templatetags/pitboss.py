@@ -4,8 +4,10 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 from django import template
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+
+from config.html import format_html
+from config.table_rows import table_rows as rows_of
 
 register = template.Library()
 
@@ -70,3 +72,10 @@ def pattern(name: str) -> str:
     from tables.forms import pattern_label
 
     return pattern_label(name)
+
+
+@register.simple_tag(takes_context=True)
+def table_rows(context, table):
+    """{% table_rows table as rows %}: a django-tables2 table's body rows, each a `<tr>` (see
+    config/table_rows.py)."""
+    return rows_of(table, context)

@@ -55,6 +55,10 @@ def test_compliance_recalls_a_split_round_with_a_wrong_payout(page, split_round)
     assert "B-3" in bet_row.inner_text() and "+5.00" in bet_row.inner_text()
     screenshot(page, "compliance-round-recall")
 
+    # The document as received is fetched when its panel is opened.
+    page.click("details.raw-document summary")
+    page.locator("details.raw-document pre", has_text=f'"round_id": "{split_round.round_id}"').wait_for()
+
     page.fill("textarea[name=comment]", "Short-paid blackjack: re-settlement to follow.")
     page.click("text=Sign off as reviewed")
     page.wait_for_url(re.compile(rf"/rounds/{split_round.round_id}/$"))

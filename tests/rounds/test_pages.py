@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 # The round page's queries, whatever the round's size (pinned: an N+1 cannot creep in).
-ROUND_PAGE_QUERIES = 18
+ROUND_PAGE_QUERIES = 16
 USERS = {
     "supervisor": "supervisor",
     "compliance": "compliance",
@@ -81,6 +81,7 @@ def simulated_rounds(table="DLX1", game="deluxe", shoe="DLX1-S0900", seed=7, sta
 PAGES = [
     ("rounds:round_list", lambda r: (), "supervisor compliance customer_service"),
     ("rounds:round_detail", lambda r: (r.round_id,), "supervisor compliance customer_service"),
+    ("rounds:round_document", lambda r: (r.round_id,), "supervisor compliance customer_service"),
     ("rounds:play_record", lambda r: ("P1001",), "supervisor compliance customer_service"),
 ]
 
@@ -263,7 +264,11 @@ def test_the_round_page_highlights_the_finding_on_its_bet(client, demo):
     assert "45.00" in row.group(2) and "50.00" in row.group(2)
     assert re.search(r'<tbody id="spot-3" class="spot has-finding">', html)
     assert "configuration v1" in html
-    assert "<details" in html and "&quot;round_id&quot;: &quot;DLX1-S0001-005&quot;" in html
+    # The document as received is fetched when its panel is opened.
+    document_url = re.search(r'<details class="panel raw-document" data-document-url="([^"]+)">', html)[1]
+    document = client.get(document_url)
+    assert document["Content-Type"] == "application/json"
+    assert '"round_id": "DLX1-S0001-005"' in document.content.decode()
 
 
 def test_a_boundless_round_shows_the_shared_deal_once_and_numbers_the_draws(client, demo):
