@@ -303,11 +303,11 @@ def _store(item: _Prepared, shoe: Shoe) -> Round:
         round_totals_add(
             round_pk=round_pk,
             table_pk=table.pk,
-            configuration=configuration,
+            configuration_pk=round_fields["configuration_id"],
             opened_at=record.opened_at,
             bets=(
                 BetFigures(
-                    *(b.kind, players[b.player].pk, b.stake, b.wagered, b.returned),
+                    *(b.kind, b.stake, b.wagered, b.returned),
                     pattern=bets[b.bet_id].pattern,
                     after_max_round=b.bet_id in late,
                 )

@@ -29,7 +29,6 @@ class BetFigures:
     """What the totals need of one bet: the reported amounts and the pattern the engine found."""
 
     kind: str
-    player_pk: int
     stake: Decimal
     wagered: Decimal
     returned: Decimal
@@ -58,7 +57,7 @@ def round_totals_add(
     *,
     round_pk: int,
     table_pk: int,
-    configuration: TableConfiguration | None,
+    configuration_pk: int | None,
     opened_at: datetime,
     bets: Iterable[BetFigures],
 ) -> None:
@@ -77,7 +76,7 @@ def round_totals_add(
         if bet.pattern:
             hits[(bet.kind, bet.pattern)] += 1
     day = gaming_day_of(opened_at)
-    same = (day, table_pk, configuration.pk if configuration else 0)
+    same = (day, table_pk, configuration_pk or 0)
     _upsert(
         TableDayTotal,
         [
