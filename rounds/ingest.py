@@ -36,7 +36,7 @@ from tables.selectors import configuration_in_force
 
 from .bulk import JsonText, insert_rows, json_text
 from .models import Bet, Finding, Hand, Round, Shoe, Spot
-from .totals import BetFigures, round_totals_add
+from .totals import round_totals_add
 
 AFTER_MAX_ROUND = "side_option_after_max_round"
 
@@ -306,11 +306,7 @@ def _store(item: _Prepared, shoe: Shoe) -> Round:
             configuration_pk=round_fields["configuration_id"],
             opened_at=record.opened_at,
             bets=(
-                BetFigures(
-                    *(b.kind, b.stake, b.wagered, b.returned),
-                    pattern=bets[b.bet_id].pattern,
-                    after_max_round=b.bet_id in late,
-                )
+                (b.kind, b.stake, b.wagered, b.returned, bets[b.bet_id].pattern, b.bet_id in late)
                 for b in record.bets
             ),
         )

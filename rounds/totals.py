@@ -11,7 +11,6 @@ of rounds (`player_totals_catch_up`): at ingest they cost a 5,000-player round a
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
@@ -23,27 +22,11 @@ from tables.models import TableConfiguration
 from .engine.rules import RuleSet
 from .models import Bet, PlayerDayTotal, PlayerTotalsPending, Round, TableDayPatternHits, TableDayTotal
 
-
-@dataclass(frozen=True, slots=True)
-class BetFigures:
-    """What the totals need of one bet: the reported amounts and the pattern the engine found."""
-
-    kind: str
-    stake: Decimal
-    wagered: Decimal
-    returned: Decimal
-    pattern: str
-    after_max_round: bool  # a side option staked after its max round of the shoe
-
-
-@dataclass
-class _KindInRound:
-    bets: int = 0
-    stakes: Decimal = Decimal(0)
-    wagered: Decimal = Decimal(0)
-    returned: Decimal = Decimal(0)
-    late_bets: int = 0
-    late_stakes: Decimal = Decimal(0)
+# What the totals need of one bet: its kind, the reported stake, wagered and returned, the pattern
+# the engine found paying ("" for none), and whether it is a side option staked after its max round.
+# A plain tuple: ingest makes 5,000 of them a round.
+BetFigures = tuple[str, Decimal, Decimal, Decimal, str, bool]
+ZERO = Decimal(0)
 
 
 def top_odds(rules: RuleSet | None) -> dict[str, Decimal]:
@@ -62,19 +45,22 @@ def round_totals_add(
     bets: Iterable[BetFigures],
 ) -> None:
     """Add a completed round's bets to its gaming day's totals at its table."""
-    kinds: dict[str, _KindInRound] = defaultdict(_KindInRound)
+    # kind -> [bets, stakes, wagered, returned, bets after the max round, their stakes]
+    kinds: dict[str, list] = {}
     hits: dict[tuple[str, str], int] = defaultdict(int)
-    for bet in bets:
-        kind = kinds[bet.kind]
-        kind.bets += 1
-        kind.stakes += bet.stake
-        kind.wagered += bet.wagered
-        kind.returned += bet.returned
-        if bet.after_max_round:
-            kind.late_bets += 1
-            kind.late_stakes += bet.stake
-        if bet.pattern:
-            hits[(bet.kind, bet.pattern)] += 1
+    for kind, stake, wagered, returned, pattern, late in bets:
+        total = kinds.get(kind)
+        if total is None:
+            total = kinds[kind] = [0, ZERO, ZERO, ZERO, 0, ZERO]
+        total[0] += 1
+        total[1] += stake
+        total[2] += wagered
+        total[3] += returned
+        if late:
+            total[4] += 1
+            total[5] += stake
+        if pattern:
+            hits[(kind, pattern)] += 1
     day = gaming_day_of(opened_at)
     same = (day, table_pk, configuration_pk or 0)
     _upsert(
@@ -83,11 +69,11 @@ def round_totals_add(
             (
                 *same,
                 name,
-                *(1, k.bets, k.stakes, k.wagered, k.returned),
-                *(k.wagered * k.wagered, k.returned * k.returned, k.wagered * k.returned),
-                *(k.stakes, round_pk, k.late_bets, k.late_stakes),
+                *(1, count, stakes, wagered, returned),
+                *(wagered * wagered, returned * returned, wagered * returned),
+                *(stakes, round_pk, late_bets, late_stakes),
             )
-            for name, k in sorted(kinds.items())
+            for name, (count, stakes, wagered, returned, late_bets, late_stakes) in sorted(kinds.items())
         ],
     )
     _upsert(
@@ -141,14 +127,14 @@ def _upsert(model, rows: list[tuple]) -> None:
 
 # --- players: in batches ------------------------------------------------------------------------------
 
-CATCH_UP_ROUNDS = 2_000  # rounds a batch takes: a few seconds of work at most
+CATCH_UP_ROUNDS = 5_000  # rounds a batch takes: a few seconds of work at most
 PLAYER_TOTALS_FROM_BETS = """
 INSERT INTO {player_total} (day, table_id, kind, player_id, bets, stakes, liability)
 SELECT pending.day, pending.table_id, b.kind, b.player_id, count(*), sum(b.stake), sum(b.stake * {top_odds})
 FROM {pending} pending
 JOIN {round} r ON r.id = pending.round_id
 JOIN {bet} b ON b.round_id = pending.round_id
-WHERE pending.round_id IN ({claimed})
+WHERE {claimed}
 GROUP BY pending.day, pending.table_id, b.kind, b.player_id
 ORDER BY pending.day, pending.table_id, b.kind, b.player_id
 ON CONFLICT (day, table_id, kind, player_id) DO UPDATE
@@ -188,13 +174,17 @@ def _add_bets_of(claimed: list[int]) -> None:
         for kind, odds in top_odds(configuration.rule_set).items():
             cases.append("WHEN r.configuration_id = %s AND b.kind = %s THEN CAST(%s AS NUMERIC)")
             params += [configuration.pk, kind, odds]
+    if connection.vendor == "postgresql":  # one array: a long IN list costs more to plan
+        claimed_sql, claimed_params = "pending.round_id = ANY(%s)", [claimed]
+    else:
+        claimed_sql, claimed_params = f"pending.round_id IN ({', '.join(['%s'] * len(claimed))})", claimed
     sql = PLAYER_TOTALS_FROM_BETS.format(
         player_total=PlayerDayTotal._meta.db_table,
         pending=PlayerTotalsPending._meta.db_table,
         round=Round._meta.db_table,
         bet=Bet._meta.db_table,
         top_odds=f"CASE {' '.join(cases)} ELSE 0 END" if cases else "0",
-        claimed=", ".join(["%s"] * len(claimed)),
+        claimed=claimed_sql,
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, *claimed])
+        cursor.execute(sql, [*params, *claimed_params])
