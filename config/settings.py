@@ -105,9 +105,6 @@ DATABASES = {
     "default": env_database("DATABASE_URL", sqlite_path=VAR_DIR / "pitboss.sqlite3", conn_max_age=60),
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# A covering index (Index.include) speeds the daily report on PostgreSQL; SQLite keeps its key
-# columns only, which is what this warning says.
-SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
