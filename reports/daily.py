@@ -33,7 +33,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from django.db import connection, transaction
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Q
 
 from rounds.choices import ResettlementStatus, RoundStatus
 from rounds.models import (
@@ -84,19 +84,12 @@ class DayRounds:
             params.append(RoundStatus.COMPLETED.value)
         return sql, params
 
-    def queryset(self):
+    def every_round(self):
+        """Every round of the day (and table) as a queryset, cancelled and refunded ones too."""
         rounds = Round.objects.filter(opened_at__gte=self.day.starts_at, opened_at__lt=self.day.ends_at)
         if self.table_id is not None:
             rounds = rounds.filter(table_id=self.table_id)
-        if self.completed_only:
-            rounds = rounds.filter(status=RoundStatus.COMPLETED).exclude(refunded())
         return rounds
-
-
-def refunded() -> Exists:
-    """A round cancelled in an incident: the game server reported it completed, a supervisor
-    cancelled it and every bet was refunded. Its figures are its refunds, not its settlement."""
-    return Exists(Refund.objects.filter(bet__round=OuterRef("pk")))
 
 
 TABLES = {
@@ -474,7 +467,7 @@ def table_summary(
     the_day: GamingDay, table: Table, known: dict[int, Version], figures: list[DailyFigures], *, fields: dict
 ) -> DailyTableSummary:
     """Cancelled rounds, re-settlements and findings of every round of the day (cancelled ones too)."""
-    every_round = DayRounds(the_day, table.pk, completed_only=False).queryset()
+    every_round = DayRounds(the_day, table.pk).every_round()
     refunded_rounds = Refund.objects.values("bet__round_id")
     counts = every_round.aggregate(
         rounds=Count("id"),
