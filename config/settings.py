@@ -65,6 +65,11 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
 ]
 
+# The user, their permissions and roles, and the session are read by prepared SQL on every page
+# (accounts/backends.py, accounts/sessions.py).
+AUTHENTICATION_BACKENDS = ["accounts.backends.RoleBackend"]
+SESSION_ENGINE = "accounts.sessions"
+
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 

@@ -35,6 +35,7 @@ def _prepare() -> tuple[str, str]:
     import io
     import json
 
+    from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
@@ -87,7 +88,7 @@ def _prepare() -> tuple[str, str]:
     session = SessionStore()
     user = get_user_model().objects.get(username="compliance")
     session["_auth_user_id"] = str(user.pk)
-    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
     session["_auth_user_hash"] = user.get_session_auth_hash()
     session.create()
     return round_id, session.session_key
