@@ -1,10 +1,11 @@
 """The round list and the play record as django-tables2 tables (page rows and CSV export)."""
 
 import django_tables2 as tables
-from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.safestring import mark_safe
 
 from config.html import format_html
+from config.links import ArgumentUrls
 from config.listing import BadgeColumn, MoneyColumn, UtcDateTimeColumn
 from limits.choices import BetKind
 from tables.templatetags.pitboss import money_text, utc_text
@@ -18,7 +19,7 @@ NUMBER = {"th": {"class": "number"}, "td": {"class": "number"}}
 class RoundTable(tables.Table):
     """Newest first, by id: the rows come from a keyset page, so no column re-sorts them."""
 
-    round_id = tables.Column("Round", linkify=True, attrs={"td": {"class": "code"}})
+    round_id = tables.Column("Round", attrs={"td": {"class": "code"}})
     table = tables.Column("Table", accessor="table__code", attrs={"td": {"class": "code"}})
     shoe = tables.Column("Shoe", accessor="shoe__code", attrs={"td": {"class": "code"}})
     number = tables.Column("No.", attrs=NUMBER)
@@ -51,6 +52,16 @@ class RoundTable(tables.Table):
         orderable = False
         empty_text = "No round matches."
         attrs = {"class": "round-list"}
+
+    @cached_property
+    def round_urls(self) -> ArgumentUrls:
+        return ArgumentUrls("rounds:round_detail")
+
+    def render_round_id(self, value):
+        return format_html('<a href="{}">{}</a>', self.round_urls(value), value)
+
+    def value_round_id(self, value):
+        return value
 
     def value_currency(self, record):
         return record.table.currency  # the code, not its display name
@@ -116,9 +127,12 @@ class PlayRecordTable(tables.Table):
     def value_kind(self, value):
         return value
 
-    def render_round(self, record):
-        url = reverse("rounds:round_detail", args=[record.round.round_id])
-        return format_html('<a href="{}">{}</a>', url, record.round.round_id)
+    @cached_property
+    def round_urls(self) -> ArgumentUrls:
+        return ArgumentUrls("rounds:round_detail")
+
+    def render_round(self, value):
+        return format_html('<a href="{}">{}</a>', self.round_urls(value), value)
 
     def render_computed_returned(self, record):
         value = record.computed_returned

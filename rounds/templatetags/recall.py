@@ -8,11 +8,11 @@ their 50 bets a page, and through the template's tags and filters they were a th
 from decimal import Decimal
 
 from django import template
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 
 from config.html import format_html, format_html_join
+from config.links import ArgumentUrls
 from tables.templatetags.pitboss import money
 
 from .cards import card_row
@@ -43,14 +43,16 @@ def signed_money(amount, currency: str = ""):
     return format_html('<span class="money">{} <span class="currency">{}</span></span>', text, currency)
 
 
-@register.simple_tag
-def spot_rows(view, shared):
+@register.simple_tag(takes_context=True)
+def spot_rows(context, view, shared):
     """A spot's `<tbody>` on the round page: a row per hand (the spot's cells spanning them), or one
     saying no hand was dealt. A shared deal shows the player where a seated game shows the seat."""
+    if "play_record_urls" not in context.render_context:
+        context.render_context["play_record_urls"] = ArgumentUrls("rounds:play_record")
     spot = view.spot
     player_id = spot.player.external_id
     player = format_html(
-        '<a class="mono" href="{}">{}</a>', reverse("rounds:play_record", args=[player_id]), player_id
+        '<a class="mono" href="{}">{}</a>', context.render_context["play_record_urls"](player_id), player_id
     )
     label = player if shared else format_html("<strong>Seat {}</strong>", spot.seat or spot.spot)
     hands = len(view.hands)
