@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 # The round page's queries, whatever the round's size (pinned: an N+1 cannot creep in).
-ROUND_PAGE_QUERIES = 16
+ROUND_PAGE_QUERIES = 11
 USERS = {
     "supervisor": "supervisor",
     "compliance": "compliance",
@@ -206,7 +206,7 @@ def test_keyset_pages_link_older_and_newer_and_never_count(client, demo, monkeyp
 def test_the_list_page_takes_a_fixed_number_of_queries(client, demo, django_assert_max_num_queries):
     simulated_rounds()
     login(client, "compliance")
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(4):  # session, user, permissions and roles, the page
         response = client.get(reverse("rounds:round_list"), {"has_findings": "false", "game": "deluxe"})
     assert response.status_code == 200
 
@@ -328,8 +328,9 @@ def test_the_round_page_links_its_neighbours_in_the_shoe(client, demo):
 
 
 def test_the_round_page_takes_as_many_queries_for_200_players_as_for_3(client, demo):
-    """12 queries of its own (session, user, permissions, round, findings, spots and their count,
-    hands, bets, shoe neighbours, the nav's groups), plus what the corrections partial reads."""
+    """10 queries of its own (session, user, permissions with roles, round, findings, spots and
+    their count, hands, bets, shoe neighbours), plus what the corrections partial reads (one query
+    asking which corrections the round has, then each it has)."""
     small = ingest(example("boundless-shared-deal"))
     documents = simulate_shoe(
         preset("boundless"),
