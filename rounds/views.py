@@ -151,7 +151,8 @@ class RoundDetailView(RoundMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         round_ = self.get_round()
         document = round_.document
-        findings = list(round_.findings.select_related("bet").order_by("id"))
+        # Findings are written with their round, and counted on it: most rounds have none.
+        findings = list(round_.findings.select_related("bet").order_by("id")) if round_.finding_count else []
         spots = round_.spots.select_related("player").order_by("id")
         only_findings = self.request.GET.get("findings") == "1"
         if only_findings:

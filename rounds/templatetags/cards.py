@@ -5,6 +5,7 @@ given as a space-separated string ("8H 3C TD"), a list of codes or of `CardFace`
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django import template
 from django.utils.safestring import SafeString
@@ -79,6 +80,11 @@ def card_row(cards, small=False):
 
 
 def card_html(card: CardFace) -> str:
+    return _card_html(card)
+
+
+@lru_cache(maxsize=4096)  # 52 cards, and the few draw numbers of a shared deal: drawn once each
+def _card_html(card: CardFace) -> str:
     draw = card.draw
     return format_html(
         '<span class="playing-card {colour}{drawn}" title="{name}{draw_title}" data-card="{code}">'

@@ -6,20 +6,22 @@ their 50 bets a page, and through the template's tags and filters they were a th
 """
 
 from decimal import Decimal
+from html import escape
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 
-from config.html import format_html, format_html_join
+from config.html import escaped, format_html, format_html_join
 from config.links import ArgumentUrls
-from tables.templatetags.pitboss import money
+from tables.templatetags.pitboss import money_html
 
 from .cards import card_row
 
 register = template.Library()
 
 FINDING_BADGE = '<span class="badge badge-finding" title="{}">{}</span>'
+NO_FINDING = mark_safe('<span class="subtle">—</span>')
 AUTO_BADGE = mark_safe(
     ' <span class="badge badge-auto" title="The system decided for the player">auto</span>'
 )
@@ -114,44 +116,32 @@ def _hand_findings(findings) -> str:
 
 @register.simple_tag
 def bet_row(bet, currency):
-    """A bet's row in the round page's bets table: reported and computed amounts side by side."""
-    wagered_differs = bool(subtract(bet.computed_wagered, bet.wagered))
-    returned_differs = bool(bet.difference)
+    """A bet's row in the round page's bets table: reported and computed amounts side by side.
+
+    Written as one f-string: 50 rows a page, and format_html's escaping of its 17 parts (most of
+    them amounts, already HTML) was half the row's time. The texts from the game server are escaped.
+    """
+    currency = SafeString(escaped(currency))
+    wagered_differs = " differs" if subtract(bet.computed_wagered, bet.wagered) else ""
+    returned_differs = " differs" if bet.difference else ""
     row_class = ("has-finding" if bet.finding_list else "") + (
         " differs-row" if returned_differs or wagered_differs else ""
     )
     findings = format_html_join("", FINDING_BADGE + " ", ((f.message, f.code) for f in bet.finding_list))
-    return format_html(
-        '<tr id="bet-{pk}" class="{row_class}">'
-        '<td class="mono nowrap">{bet_id}</td>'
-        '<td class="mono nowrap">{player}</td>'
-        '<td class="mono nowrap">{spot}</td>'
-        "<td>{kind}{notes}</td>"
-        '<td class="number">{stake}</td>'
-        '<td class="number">{wagered}</td>'
-        '<td class="number{wagered_differs}">{computed_wagered}</td>'
-        '<td class="number">{returned}</td>'
-        '<td class="number{returned_differs}">{computed_returned}</td>'
-        '<td class="number{returned_differs}">{difference}</td>'
-        "<td>{findings}</td></tr>",
-        pk=bet.pk,
-        row_class=row_class,
-        bet_id=bet.bet_id,
-        player=bet.player.external_id,
-        spot=bet.spot,
-        kind=bet.kind,
-        notes=format_html_join(
-            "", ' <span class="subtle small">{}</span>', ((note,) for note in _notes(bet.options))
-        ),
-        stake=money(bet.stake, currency),
-        wagered=money(bet.wagered, currency),
-        wagered_differs=" differs" if wagered_differs else "",
-        computed_wagered=money(bet.computed_wagered, currency),
-        returned=money(bet.returned, currency),
-        returned_differs=" differs" if returned_differs else "",
-        computed_returned=money(bet.computed_returned, currency),
-        difference=signed_money(bet.difference, currency),
-        findings=findings or mark_safe('<span class="subtle">—</span>'),
+    notes = "".join(f' <span class="subtle small">{escape(note)}</span>' for note in _notes(bet.options))
+    return SafeString(
+        f'<tr id="bet-{bet.pk}" class="{row_class}">'
+        f'<td class="mono nowrap">{escape(bet.bet_id)}</td>'
+        f'<td class="mono nowrap">{escape(bet.player.external_id)}</td>'
+        f'<td class="mono nowrap">{escape(bet.spot)}</td>'
+        f"<td>{escape(bet.kind)}{notes}</td>"
+        f'<td class="number">{money_html(bet.stake, currency)}</td>'
+        f'<td class="number">{money_html(bet.wagered, currency)}</td>'
+        f'<td class="number{wagered_differs}">{money_html(bet.computed_wagered, currency)}</td>'
+        f'<td class="number">{money_html(bet.returned, currency)}</td>'
+        f'<td class="number{returned_differs}">{money_html(bet.computed_returned, currency)}</td>'
+        f'<td class="number{returned_differs}">{signed_money(bet.difference, currency)}</td>'
+        f"<td>{findings or NO_FINDING}</td></tr>"
     )
 
 

@@ -4,9 +4,9 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 from django import template
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString
 
-from config.html import format_html
+from config.html import escaped, format_html
 from config.table_rows import table_rows as rows_of
 
 register = template.Library()
@@ -41,10 +41,15 @@ def odds(value):
 @register.filter
 def money(amount, currency: str = ""):
     """{{ limit.min_stake|money:table.currency }} -> a right-aligned amount with its currency."""
+    return money_html(amount, escaped(currency))
+
+
+def money_html(amount, currency_html: str) -> SafeString:
+    """`money` with the currency already escaped: for rows that show many amounts of one currency."""
     if amount is None:
-        return mark_safe('<span class="money">—</span>')
-    return format_html(
-        '<span class="money">{} <span class="currency">{}</span></span>', money_text(amount), currency
+        return SafeString('<span class="money">—</span>')
+    return SafeString(
+        f'<span class="money">{money_text(amount)} <span class="currency">{currency_html}</span></span>'
     )
 
 
