@@ -89,7 +89,12 @@ def _copy(model, fields: list[str], rows: list[tuple]) -> list[int]:
         names = ", ".join(quote(column) for column in [pk, *columns])
         with cursor.cursor.copy(f"COPY {quote(table)} ({names}) FROM STDIN") as copy:
             write_row = copy.write_row
-            if json_columns:
+            if len(json_columns) == 1:
+                # One JSON column (a bet's options, a hand's decisions): the row around it as slices.
+                j = json_columns[0]
+                for row_id, row in zip(ids, rows, strict=True):
+                    write_row((row_id, *row[:j], _json_for_copy(row[j]), *row[j + 1 :]))
+            elif json_columns:
                 for row_id, row in zip(ids, rows, strict=True):
                     row = list(row)
                     for i in json_columns:

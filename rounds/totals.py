@@ -9,7 +9,7 @@ table stored at once take the rows' locks in the same order. Players' totals are
 of rounds (`player_totals_catch_up`): at ingest they cost a 5,000-player round a third of its time.
 """
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
@@ -48,19 +48,21 @@ def round_totals_add(
     # kind -> [bets, stakes, wagered, returned, bets after the max round, their stakes]
     kinds: dict[str, list] = {}
     hits: dict[tuple[str, str], int] = defaultdict(int)
-    for kind, stake, wagered, returned, pattern, late in bets:
+    # A round's bets repeat a few stakes and outcomes: each distinct figure is added once, times
+    # its count (exact: Decimal sums and products of cents).
+    for (kind, stake, wagered, returned, pattern, late), count in Counter(bets).items():
         total = kinds.get(kind)
         if total is None:
             total = kinds[kind] = [0, ZERO, ZERO, ZERO, 0, ZERO]
-        total[0] += 1
-        total[1] += stake
-        total[2] += wagered
-        total[3] += returned
+        total[0] += count
+        total[1] += stake * count
+        total[2] += wagered * count
+        total[3] += returned * count
         if late:
-            total[4] += 1
-            total[5] += stake
+            total[4] += count
+            total[5] += stake * count
         if pattern:
-            hits[(kind, pattern)] += 1
+            hits[(kind, pattern)] += count
     day = gaming_day_of(opened_at)
     same = (day, table_pk, configuration_pk or 0)
     _upsert(
