@@ -266,6 +266,8 @@ def _store(item: _Prepared, shoe: Shoe) -> Round:
         "configuration_id": configuration.pk if configuration else None,
         "document": item.document,
         "document_sha256": item.digest,
+        "dealer_cards": " ".join(record.dealer),
+        "shared": {"initial": record.shared.initial, "draws": record.shared.draws} if record.shared else None,
         "cards_taken": " ".join(record.physical_cards()),
         "players": len(player_ids),
         "bet_count": len(record.bets),

@@ -57,6 +57,14 @@ class Round(models.Model):
     )
     document = JsonTextField(help_text="The round document as received.")
     document_sha256 = models.CharField(max_length=64)
+    # The deal the round page shows, kept apart from the document: a 5,000-player round's 2 MB
+    # would otherwise be read and parsed for a few cards.
+    dealer_cards = models.TextField(
+        blank=True, db_default="", help_text="The facilitator's cards in the order dealt, space-separated."
+    )
+    shared = models.JSONField(
+        null=True, blank=True, help_text="A shared deal's cards: initial and draws; null if none."
+    )
     cards_taken = models.TextField(
         blank=True, help_text="The physical cards the round took from the shoe, space-separated."
     )

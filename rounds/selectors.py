@@ -182,7 +182,7 @@ def _hand_faces(codes: list[str], *, shared: bool, split: bool, counter: list[in
 
 def round_spots(round_: Round, spots: list[Spot], findings: list[Finding]) -> list[SpotView]:
     """The given spots of the round with their hands, bets and findings (three queries at most)."""
-    shared = bool(round_.document.get("shared"))
+    shared = bool(round_.shared)
     by_spot: dict[int, list[Hand]] = {}
     for hand in Hand.objects.filter(spot__in=[spot.pk for spot in spots]).order_by("spot_id", "position"):
         by_spot.setdefault(hand.spot_id, []).append(hand)

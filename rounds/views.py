@@ -134,12 +134,12 @@ class RoundListView(FilteredListView):
 
 
 class RoundMixin(LoginRequiredMixin, PermissionRequiredMixin):
+    def round_queryset(self):
+        return Round.objects.select_related("table", "shoe", "configuration", "reviewed_by")
+
     def get_round(self) -> Round:
         if not hasattr(self, "_round"):
-            self._round = get_object_or_404(
-                Round.objects.select_related("table", "shoe", "configuration", "reviewed_by"),
-                round_id=self.kwargs["round_id"],
-            )
+            self._round = get_object_or_404(self.round_queryset(), round_id=self.kwargs["round_id"])
         return self._round
 
 
@@ -147,22 +147,24 @@ class RoundDetailView(RoundMixin, TemplateView):
     permission_required = "rounds.view_round"
     template_name = "rounds/round_detail.html"
 
+    def round_queryset(self):
+        return super().round_queryset().defer("document")  # the page shows the deal's own columns
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         round_ = self.get_round()
-        document = round_.document
         # Findings are written with their round, and counted on it: most rounds have none.
         findings = list(round_.findings.select_related("bet").order_by("id")) if round_.finding_count else []
         spots = round_.spots.select_related("player").order_by("id")
         only_findings = self.request.GET.get("findings") == "1"
         if only_findings:
             spots = spots.filter(spot__in=spots_with_findings(round_, findings))
-        shared = document.get("shared") or None
+        shared = round_.shared or None
         paginator = Paginator(spots, SHARED_SPOTS_PER_PAGE if shared else SPOTS_PER_PAGE)
         spot_page = paginator.get_page(self.request.GET.get("spots"))
         spot_views = round_spots(round_, list(spot_page.object_list), findings)
         previous, following = shoe_neighbours(round_)
-        dealer = [str(card) for card in document.get("dealer") or []]
+        dealer = round_.dealer_cards.split()
         context.update(
             round=round_,
             table=round_.table,

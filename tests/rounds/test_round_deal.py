@@ -1,0 +1,46 @@
+"""The deal the round page shows (`Round.dealer_cards`, `Round.shared`) is the document's, whether
+written at ingest or by migration 0007 for rounds stored before it."""
+
+import importlib
+
+import pytest
+from django.apps import apps
+
+from rounds.models import Round
+from tests.rounds.corrections_support import EXAMPLES, example, ingest
+
+pytestmark = pytest.mark.usefixtures("demo")
+
+EXAMPLE_NAMES = sorted(path.stem for path in EXAMPLES.glob("*.json"))
+deal_from_documents = importlib.import_module("rounds.migrations.0007_round_deal").deal_from_documents
+
+
+def expected_deal(document: dict) -> tuple[str, dict | None]:
+    shared = document.get("shared")
+    return " ".join(document.get("dealer") or []), (
+        {"initial": shared["initial"], "draws": shared.get("draws", [])} if shared else None
+    )
+
+
+@pytest.fixture
+def demo(db):
+    from django.core.management import call_command
+
+    call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+def test_ingest_keeps_the_documents_deal(name):
+    document = example(f"{name}.json")
+    round_ = Round.objects.get(pk=ingest(document).pk)
+    assert (round_.dealer_cards, round_.shared) == expected_deal(document)
+
+
+def test_the_migration_writes_the_same_deal_for_rounds_stored_before():
+    stored = {ingest(example(f"{name}.json")).pk: name for name in EXAMPLE_NAMES}
+    assert any(Round.objects.get(pk=pk).shared for pk in stored)  # a shared deal is among them
+    Round.objects.update(dealer_cards="", shared=None)
+    deal_from_documents(apps, None)
+    for pk, name in stored.items():
+        round_ = Round.objects.get(pk=pk)
+        assert (round_.dealer_cards, round_.shared) == expected_deal(example(f"{name}.json")), name
