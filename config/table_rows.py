@@ -9,6 +9,7 @@ the same (tests/test_table_rows.py compares it with django-tables2's own for eve
 
 from html import escape
 
+import django_tables2 as tables
 from django.conf import settings
 from django.db import models
 from django.template.base import render_value_in_context
@@ -34,12 +35,18 @@ def table_rows(table, context) -> list[str]:
     ]
 
 
+_BITS: dict[str, tuple[str, ...]] = {}  # an accessor's parts; the project has a few dozen accessors
+
+
 def resolve(accessor: A, record):
     """`accessor.resolve(record)`, quicker through model instances: there it is a chain of
     attributes, which Accessor.resolve reaches only after a failed item lookup (an exception per
     step). Anything else (dicts, methods to call) goes to Accessor.resolve."""
+    bits = _BITS.get(accessor)
+    if bits is None:
+        bits = _BITS[accessor] = tuple(accessor.bits)  # a property splitting the text at each call
     value = record
-    for name in accessor.bits:
+    for name in bits:
         if not isinstance(value, models.Model):
             return accessor.resolve(record)
         value = getattr(value, name)
@@ -90,6 +97,9 @@ class ColumnCells:
         self.render_arguments = None if takes_any else names
         # django-tables2 does not call a render method that wants an argument it does not offer.
         self.renders = takes_any or set(names) <= RENDER_ARGUMENTS
+        # The commonest render methods, called without building every argument for each cell.
+        self.plain = type(self.column).render is tables.Column.render and self.render == self.column.render
+        self.value_only = self.renders and tuple(names) == ("value",) and not takes_any
         self.link = bound_column.link
         self.plain_link = self.link is not None and not self.link.attrs
         self.localize = bound_column.localize
@@ -155,6 +165,11 @@ class ColumnCells:
         return getattr(owner, f"get_{self.last_name}_display", None)
 
     def rendered(self, row, value):
+        if self.link is None:
+            if self.plain:
+                return value  # Column.render: the value itself
+            if self.value_only:
+                return self.render(value=value)
         arguments = {
             "value": value,
             "record": row.record,
