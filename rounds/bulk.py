@@ -4,6 +4,11 @@ A 5,000-player Boundless round is some 20,000 rows. COPY writes them about ten t
 than bulk_create (../shared/PERFORMANCE.md); the ids are taken from the table's sequence first,
 so that rows written later can point at them.
 
+A COPY may also be sent without waiting for PostgreSQL to be done with it (`wait=False`): the
+server works through the rows while Python builds the next table's rows (or replays the next
+round), and `rows_written()` then waits for it (every write here does so first). Nothing else
+may use the connection in between; `rows_written()` raises the COPY's error, if any.
+
 JSON values are encoded once: `JsonText` carries a value with its encoded text (a whole round
 document is encoded for its digest anyway), and the small lists and objects that repeat across
 rows (a hand's actions, a bet's options) are encoded once per distinct value.
@@ -12,6 +17,10 @@ rows (a hand's actions, a bet's options) are encoded once per distinct value.
 import json
 
 from django.db import connection
+from psycopg import errors as pg_errors
+from psycopg import generators, pq
+from psycopg.copy import LibpqWriter
+from psycopg.waiting import Wait
 
 _JSON_KEPT = 10_000
 _json_texts: dict[str, str] = {}
@@ -44,16 +53,21 @@ def _json_for_copy(value) -> str:
     return text
 
 
-def insert_rows(model, fields: list[str], rows: list[tuple]) -> list[int]:
+def insert_rows(model, fields: list[str], rows: list[tuple], *, ids=None, wait: bool = True) -> list[int]:
     """Insert `rows` (values in the order of `fields`, foreign keys as `<name>_id`); their new ids.
 
     Every column the rows do not name must have a database default or be nullable: no Python
-    default or `auto_now_add` runs here.
+    default or `auto_now_add` runs here. `ids`: taken beforehand by `reserve_ids` (None: taken
+    now). `wait=False`: see the module's docstring (on PostgreSQL; elsewhere rows are written now).
     """
     if not rows:
         return []
     if connection.vendor == "postgresql":
-        return _copy(model, fields, rows)
+        rows_written()
+        if ids is None:
+            ids = _next_ids(model, len(rows))
+        _copy(model, fields, rows, ids, wait=wait)
+        return ids
     json_columns = [i for i, name in enumerate(fields) if _is_json(model, name)]
     objects = []
     for row in rows:
@@ -66,28 +80,77 @@ def insert_rows(model, fields: list[str], rows: list[tuple]) -> list[int]:
     return [obj.pk for obj in objects]
 
 
+def reserve_ids(model, count: int) -> list[int] | None:
+    """`count` new ids of `model` from its sequence on PostgreSQL, for `insert_rows(ids=...)`: taken
+    before any COPY is sent without waiting. None elsewhere (bulk_create assigns them)."""
+    if connection.vendor != "postgresql":
+        return None
+    rows_written()
+    return _next_ids(model, count) if count else []
+
+
+def rows_written() -> None:
+    """Wait for the COPY sent with wait=False, if any, to be done; raise its error if it failed."""
+    raw = getattr(connection, "_rows_pending", None)
+    if raw is None:
+        return
+    connection._rows_pending = None
+    with connection.wrap_database_errors:
+        for result in raw.wait(generators.fetch_many(raw.pgconn)):
+            if result.status != pq.ExecStatus.COMMAND_OK:
+                raise pg_errors.error_from_result(result, encoding=raw.pgconn._encoding)
+
+
 def _is_json(model, name: str) -> bool:
     field = model._meta.get_field(name)
     return field.get_internal_type() == "JSONField" or getattr(field, "holds_json_text", False)
 
 
-def _copy(model, fields: list[str], rows: list[tuple]) -> list[int]:
-    table = model._meta.db_table
-    pk = model._meta.pk.column
-    columns = [model._meta.get_field(name).column for name in fields]
-    json_columns = [i for i, name in enumerate(fields) if _is_json(model, name)]
-    quote = connection.ops.quote_name
+def _next_ids(model, count: int) -> list[int]:
     with connection.cursor() as cursor, connection.wrap_database_errors:
         # The sequence is looked up once: as nextval's argument it would be looked up per row,
         # ten times the cost of the nextval itself.
         cursor.execute(
             "WITH sequence AS MATERIALIZED (SELECT pg_get_serial_sequence(%s, %s)::regclass AS name) "
             "SELECT nextval(sequence.name) FROM sequence, generate_series(1, %s)",
-            [table, pk, len(rows)],
+            [model._meta.db_table, model._meta.pk.column, count],
         )
-        ids = [row[0] for row in cursor.fetchall()]
-        names = ", ".join(quote(column) for column in [pk, *columns])
-        with cursor.cursor.copy(f"COPY {quote(table)} ({names}) FROM STDIN") as copy:
+        return [row[0] for row in cursor.fetchall()]
+
+
+class _EndNotAwaited(LibpqWriter):
+    """psycopg's writer, but the end of a COPY is sent without waiting for the server's answer,
+    which `rows_written()` reads (with psycopg's own generators, as its `copy_end` does: pinned
+    psycopg 3.3). A COPY ended by an exception is ended as psycopg does."""
+
+    def finish(self, exc: BaseException | None = None) -> None:
+        if exc:
+            return super().finish(exc)
+        self.connection.wait(_copy_end_sent(self._pgconn))
+        connection._rows_pending = self.connection
+
+
+def _copy_end_sent(pgconn):
+    while pgconn.put_copy_end(None) == 0:
+        while not (yield Wait.W):
+            continue
+    while True:
+        while not (yield Wait.W):
+            continue
+        if pgconn.flush() == 0:
+            break
+
+
+def _copy(model, fields: list[str], rows: list[tuple], ids: list[int], *, wait: bool) -> None:
+    table = model._meta.db_table
+    pk = model._meta.pk.column
+    columns = [model._meta.get_field(name).column for name in fields]
+    json_columns = [i for i, name in enumerate(fields) if _is_json(model, name)]
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(column) for column in [pk, *columns])
+    with connection.cursor() as cursor, connection.wrap_database_errors:
+        writer = None if wait else _EndNotAwaited(cursor.cursor)
+        with cursor.cursor.copy(f"COPY {quote(table)} ({names}) FROM STDIN", writer=writer) as copy:
             write_row = copy.write_row
             if len(json_columns) == 1:
                 # One JSON column (a bet's options, a hand's decisions): the row around it as slices.
@@ -103,4 +166,3 @@ def _copy(model, fields: list[str], rows: list[tuple]) -> list[int]:
             else:
                 for row_id, row in zip(ids, rows, strict=True):
                     write_row((row_id, *row))
-    return ids

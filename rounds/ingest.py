@@ -20,8 +20,10 @@ and the cyclic garbage collector waits while the round's many small objects are 
 import gc
 import hashlib
 from collections import Counter
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from typing import NamedTuple
 
 import orjson
@@ -32,11 +34,11 @@ from limits.models import PersonalLimit, Player, TableLimit
 from limits.selectors import effective_limit_from, personal_limits_in_force_by_player
 from rounds.engine.document import RoundFormatError, RoundRecord, parse_round
 from rounds.engine.replay import ReplayResult, replay
-from rounds.engine.rules import BET_KINDS, preset
+from rounds.engine.rules import BET_KINDS, RuleSet, preset
 from tables.models import Table, TableConfiguration
 from tables.selectors import configuration_in_force
 
-from .bulk import JsonText, insert_rows, json_text
+from .bulk import JsonText, insert_rows, json_text, reserve_ids, rows_written
 from .models import Bet, Finding, Hand, Round, Shoe, Spot
 from .totals import round_totals_add
 
@@ -94,8 +96,10 @@ def rounds_ingest(*, documents: list, batch: bool = True, plain_json: bool = Fal
             shoes = _shoes_locked(prepared)
             results = []
             for index, item in enumerate(prepared):
+                # The next round is replayed while PostgreSQL writes this one's bets.
+                meanwhile = partial(_replayed, prepared[index + 1]) if index + 1 < len(prepared) else None
                 try:
-                    results.append(_ingest_one(item, shoes[item.record.shoe]))
+                    results.append(_ingest_one(item, shoes[item.record.shoe], meanwhile))
                 except RoundFormatError as error:
                     raise error.within(f"rounds[{index}]") if batch else error from None
                 except RoundConflict as conflict:
@@ -126,7 +130,8 @@ class _Prepared:
     digest: str
     table: Table
     configuration: TableConfiguration | None
-    result: ReplayResult
+    rules: RuleSet
+    result: ReplayResult | None = None  # replayed when first needed (`_replayed`)
     findings: list[dict] = field(default_factory=list)
 
 
@@ -155,8 +160,16 @@ def _prepare(document: object, where: str, plain_json: bool = False) -> _Prepare
         digest=hashlib.sha256(encoded).hexdigest(),
         table=table,
         configuration=configuration,
-        result=replay(record, rules),
+        rules=rules,
     )
+
+
+def _replayed(item: _Prepared) -> ReplayResult:
+    """The round's replay, worked out once: not before it is needed (an identical resend never
+    is), and for a batch's next round while PostgreSQL writes the rows of the one before."""
+    if item.result is None:
+        item.result = replay(item.record, item.rules)
+    return item.result
 
 
 def _orjson_text(document: object) -> bytes | None:
@@ -183,7 +196,7 @@ def _shoes_locked(prepared: list[_Prepared]) -> dict[str, Shoe]:
 # --- storing ---------------------------------------------------------------------------------
 
 
-def _ingest_one(item: _Prepared, shoe: Shoe) -> IngestResult:
+def _ingest_one(item: _Prepared, shoe: Shoe, meanwhile: Callable[[], object] | None = None) -> IngestResult:
     record = item.record
     stored = _stored(record.round_id, item)
     if stored:
@@ -194,7 +207,7 @@ def _ingest_one(item: _Prepared, shoe: Shoe) -> IngestResult:
         )
     try:
         with transaction.atomic():
-            return IngestResult(_store(item, shoe), created=True)
+            return IngestResult(_store(item, shoe, meanwhile), created=True)
     except IntegrityError:
         # Another request stored the same round id a moment ago, or a bet id is another round's.
         stored = _stored(record.round_id, item)
@@ -227,8 +240,12 @@ def _raise_if_bet_ids_taken(record: RoundRecord) -> None:
         )
 
 
-def _store(item: _Prepared, shoe: Shoe) -> Round:
-    record, table, configuration, result = item.record, item.table, item.configuration, item.result
+def _store(item: _Prepared, shoe: Shoe, meanwhile: Callable[[], object] | None = None) -> Round:
+    """Write the round and its rows. The COPYs of the round, its spots, hands and bets are sent
+    without waiting for PostgreSQL to be through each (ids taken first): the next table's rows are
+    built meanwhile, and `meanwhile()` runs while the bets are written."""
+    record, table, configuration = item.record, item.table, item.configuration
+    result = _replayed(item)
     findings = [
         {"code": f.code, "bet": f.bet, "spot": f.spot or "", "hand": f.hand, "message": f.message}
         for f in result.findings
@@ -279,52 +296,84 @@ def _store(item: _Prepared, shoe: Shoe) -> Round:
         "review_comment": "",
         "ingested_at": timezone.now(),
     }
-    (round_pk,) = insert_rows(Round, list(round_fields), [tuple(round_fields.values())])
-    spot_ids = insert_rows(
-        Spot,
-        ["round_id", "spot", "seat", "player_id"],
-        [(round_pk, s.spot, s.seat, players[s.player].pk) for s in record.spots],
-    )
-    hand_rows = []
-    for spot_id, spot in zip(spot_ids, record.spots, strict=True):
-        for position, hand in enumerate(spot.hands, start=1):
-            hand_rows.append((round_pk, spot_id, position, " ".join(hand.cards), _actions_json(hand.actions)))
-    insert_rows(Hand, ["round_id", "spot_id", "position", "cards", "actions"], hand_rows)
-    player_pk = {external_id: player.pk for external_id, player in players.items()}
-    bet_ids = insert_rows(
-        Bet,
-        [
-            "round_id",
-            "bet_id",
-            "player_id",
-            "spot",
-            "kind",
-            "stake",
-            "wagered",
-            "returned",
-            "computed_wagered",
-            "computed_returned",
-            "computed_pattern",
-            "options",
-        ],
-        [
-            (
-                round_pk,
-                b.bet_id,
-                player_pk[b.player],
-                b.spot,
-                b.kind,
-                b.stake,
-                b.wagered,
-                b.returned,
-                c.wagered,
-                c.returned,
-                c.pattern,
-                _NO_OPTIONS if b.kind in _KINDS_WITHOUT_OPTIONS else _bet_options(b),
-            )
-            for b, c in zip(record.bets, computed, strict=True)
-        ],
-    )
+    ids = {
+        model: reserve_ids(model, count)
+        for model, count in [
+            (Round, 1),
+            (Spot, len(record.spots)),
+            (Hand, sum(len(spot.hands) for spot in record.spots)),
+            (Bet, len(record.bets)),
+        ]
+    }
+    try:
+        (round_pk,) = insert_rows(
+            Round, list(round_fields), [tuple(round_fields.values())], ids=ids[Round], wait=False
+        )
+        spot_ids = insert_rows(
+            Spot,
+            ["round_id", "spot", "seat", "player_id"],
+            [(round_pk, s.spot, s.seat, players[s.player].pk) for s in record.spots],
+            ids=ids[Spot],
+            wait=False,
+        )
+        hand_rows = []
+        for spot_id, spot in zip(spot_ids, record.spots, strict=True):
+            for position, hand in enumerate(spot.hands, start=1):
+                hand_rows.append(
+                    (round_pk, spot_id, position, " ".join(hand.cards), _actions_json(hand.actions))
+                )
+        insert_rows(
+            Hand,
+            ["round_id", "spot_id", "position", "cards", "actions"],
+            hand_rows,
+            ids=ids[Hand],
+            wait=False,
+        )
+        player_pk = {external_id: player.pk for external_id, player in players.items()}
+        bet_ids = insert_rows(
+            Bet,
+            [
+                "round_id",
+                "bet_id",
+                "player_id",
+                "spot",
+                "kind",
+                "stake",
+                "wagered",
+                "returned",
+                "computed_wagered",
+                "computed_returned",
+                "computed_pattern",
+                "options",
+            ],
+            [
+                (
+                    round_pk,
+                    b.bet_id,
+                    player_pk[b.player],
+                    b.spot,
+                    b.kind,
+                    b.stake,
+                    b.wagered,
+                    b.returned,
+                    c.wagered,
+                    c.returned,
+                    c.pattern,
+                    _NO_OPTIONS if b.kind in _KINDS_WITHOUT_OPTIONS else _bet_options(b),
+                )
+                for b, c in zip(record.bets, computed, strict=True)
+            ],
+            ids=ids[Bet],
+            wait=False,
+        )
+        if meanwhile is not None:
+            meanwhile()
+        rows_written()
+    except BaseException:
+        # The connection must be free again before the savepoint is rolled back.
+        with suppress(Exception):
+            rows_written()
+        raise
     row_of_bet = dict(zip((b.bet_id for b in record.bets), bet_ids, strict=True))
     if not record.cancelled:
         late = {f["bet"] for f in findings if f["code"] == AFTER_MAX_ROUND}
