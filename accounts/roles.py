@@ -8,6 +8,8 @@ that check limits and send rounds.
 
 from django.contrib.auth.models import Group, Permission
 
+from accounts.backends import role_names
+
 SUPERVISOR = "Supervisor"
 COMPLIANCE = "Compliance"
 CUSTOMER_SERVICE = "Customer service"
@@ -96,5 +98,5 @@ def roles_sync() -> None:
 
 
 def user_role(user) -> str | None:
-    names = set(user.groups.values_list("name", flat=True))
+    names = set(role_names(user))  # read with the user's permissions, once a request
     return next((role for role in ROLES if role in names), None)
