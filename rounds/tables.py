@@ -16,7 +16,18 @@ KIND_LABELS = {**dict(BetKind.choices), "main": "Main", "behind": "Behind"}
 NUMBER = {"th": {"class": "number"}, "td": {"class": "number"}}
 
 
-class RoundTable(tables.Table):
+class RoundLinks:
+    """A link to each row's round page, from one reverse() for the page (config/links.py)."""
+
+    @cached_property
+    def round_urls(self) -> ArgumentUrls:
+        return ArgumentUrls("rounds:round_detail")
+
+    def round_link(self, round_id: str):
+        return format_html('<a href="{}">{}</a>', self.round_urls(round_id), round_id)
+
+
+class RoundTable(RoundLinks, tables.Table):
     """Newest first, by id: the rows come from a keyset page, so no column re-sorts them."""
 
     round_id = tables.Column("Round", attrs={"td": {"class": "code"}})
@@ -53,12 +64,8 @@ class RoundTable(tables.Table):
         empty_text = "No round matches."
         attrs = {"class": "round-list"}
 
-    @cached_property
-    def round_urls(self) -> ArgumentUrls:
-        return ArgumentUrls("rounds:round_detail")
-
     def render_round_id(self, value):
-        return format_html('<a href="{}">{}</a>', self.round_urls(value), value)
+        return self.round_link(value)
 
     def value_round_id(self, value):
         return value
@@ -86,7 +93,7 @@ class RoundTable(tables.Table):
         return record.reviewed_at.isoformat() if record.reviewed_at else ""
 
 
-class PlayRecordTable(tables.Table):
+class PlayRecordTable(RoundLinks, tables.Table):
     """A player's bets, newest first (keyset pages, no re-sorting)."""
 
     opened_at = UtcDateTimeColumn("Opened (UTC)", accessor="round__opened_at")
@@ -127,12 +134,8 @@ class PlayRecordTable(tables.Table):
     def value_kind(self, value):
         return value
 
-    @cached_property
-    def round_urls(self) -> ArgumentUrls:
-        return ArgumentUrls("rounds:round_detail")
-
     def render_round(self, value):
-        return format_html('<a href="{}">{}</a>', self.round_urls(value), value)
+        return self.round_link(value)
 
     def render_computed_returned(self, record):
         value = record.computed_returned
