@@ -5,8 +5,7 @@ at the end), plus one real 300-player Boundless round through ingest for the rou
 runs under gunicorn (2 workers, DEBUG off) on loopback; `wrk` (2 threads, 8 connections, 10 s)
 asks for each page as a logged-in compliance officer, after a 2-second run that is not counted
 (each worker's first requests load templates and open its database connection). Goal: p99 under
-100 ms. The pages' SQL
-query counts are pinned in tests/rounds/test_pages.py.
+100 ms. The pages' SQL query counts are pinned in tests/rounds/test_pages.py.
 """
 
 import re
