@@ -330,6 +330,9 @@ def _store(item: _Prepared, shoe: Shoe, meanwhile: Callable[[], object] | None =
             wait=False,
         )
         player_pk = {external_id: player.pk for external_id, player in players.items()}
+        # On PostgreSQL the amounts go to the COPY as their text, each distinct one made once
+        # (psycopg's Decimal adapter is most of a bet row's formatting).
+        money = _MONEY_TEXTS if connection.vendor == "postgresql" else _AMOUNTS_AS_THEY_ARE
         bet_ids = insert_rows(
             Bet,
             [
@@ -353,11 +356,11 @@ def _store(item: _Prepared, shoe: Shoe, meanwhile: Callable[[], object] | None =
                     player_pk[b.player],
                     b.spot,
                     b.kind,
-                    b.stake,
-                    b.wagered,
-                    b.returned,
-                    c.wagered,
-                    c.returned,
+                    money[b.stake],
+                    money[b.wagered],
+                    money[b.returned],
+                    money[c.wagered],
+                    money[c.returned],
                     c.pattern,
                     _NO_OPTIONS if b.kind in _KINDS_WITHOUT_OPTIONS else _bet_options(b),
                 )
@@ -395,7 +398,7 @@ def _store(item: _Prepared, shoe: Shoe, meanwhile: Callable[[], object] | None =
             for f in findings
         ],
     )
-    round_ = Round.objects.defer("document").select_related("table").get(pk=round_pk)
+    round_ = Round.objects.defer("document").select_related("table", "shoe").get(pk=round_pk)
     if record.cancelled:
         from .services import incident_attach_cancelled_round
 
@@ -414,6 +417,26 @@ _KINDS_WITHOUT_OPTIONS = frozenset(BET_KINDS) - {"behind", "insurance"}
 _JSON_KEPT = 10_000
 _options_json: dict[tuple, JsonText] = {}
 _actions_json_kept: dict[tuple, JsonText] = {}
+
+
+class _MoneyTexts(dict):
+    """Amount -> its text, as psycopg would write it (str of a Decimal; None stays None), made on
+    first use. Equal amounts may share a text ("10.0", "10.00"): the columns keep cents alike."""
+
+    def __missing__(self, amount):
+        if len(self) >= _JSON_KEPT:
+            self.clear()
+        text = self[amount] = None if amount is None else str(amount)
+        return text
+
+
+class _AmountsAsTheyAre(dict):
+    def __missing__(self, amount):
+        return amount
+
+
+_MONEY_TEXTS = _MoneyTexts()
+_AMOUNTS_AS_THEY_ARE = _AmountsAsTheyAre()
 
 
 def _bet_options(bet) -> JsonText:
