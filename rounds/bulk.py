@@ -57,7 +57,7 @@ def insert_rows(model, fields: list[str], rows: list[tuple], *, ids=None, wait: 
     """Insert `rows` (values in the order of `fields`, foreign keys as `<name>_id`); their new ids.
 
     Every column the rows do not name must have a database default or be nullable: no Python
-    default or `auto_now_add` runs here. `ids`: taken beforehand by `reserve_ids` (None: taken
+    default or `auto_now_add` runs here. `ids`: taken beforehand by `reserve_ids_of` (None: taken
     now). `wait=False`: see the module's docstring (on PostgreSQL; elsewhere rows are written now).
     """
     if not rows:
@@ -80,13 +80,27 @@ def insert_rows(model, fields: list[str], rows: list[tuple], *, ids=None, wait: 
     return [obj.pk for obj in objects]
 
 
-def reserve_ids(model, count: int) -> list[int] | None:
-    """`count` new ids of `model` from its sequence on PostgreSQL, for `insert_rows(ids=...)`: taken
-    before any COPY is sent without waiting. None elsewhere (bulk_create assigns them)."""
+def reserve_ids_of(counts: dict) -> dict:
+    """{model: count} -> {model: that many new ids from its sequence}, in one statement, for
+    `insert_rows(ids=...)`: taken before any COPY is sent without waiting. On PostgreSQL; None for
+    each model elsewhere (bulk_create assigns them)."""
     if connection.vendor != "postgresql":
-        return None
+        return dict.fromkeys(counts)
     rows_written()
-    return _next_ids(model, count) if count else []
+    ctes, selects, params = [], [], []
+    for n, model in enumerate(counts):
+        ctes.append(f"s{n} AS MATERIALIZED (SELECT pg_get_serial_sequence(%s, %s)::regclass AS name)")
+        params += [model._meta.db_table, model._meta.pk.column]
+    for n, count in enumerate(counts.values()):
+        selects.append(f"SELECT {n}, nextval(s{n}.name) FROM s{n}, generate_series(1, %s)")
+        params.append(count)
+    ids = {model: [] for model in counts}
+    models = list(counts)
+    with connection.cursor() as cursor, connection.wrap_database_errors:
+        cursor.execute(f"WITH {', '.join(ctes)} {' UNION ALL '.join(selects)}", params)
+        for n, row_id in cursor.fetchall():
+            ids[models[n]].append(row_id)
+    return ids
 
 
 def rows_written() -> None:

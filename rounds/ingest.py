@@ -38,7 +38,7 @@ from rounds.engine.rules import BET_KINDS, RuleSet, preset
 from tables.models import Table, TableConfiguration
 from tables.selectors import configuration_in_force
 
-from .bulk import JsonText, insert_rows, json_text, reserve_ids, rows_written
+from .bulk import JsonText, insert_rows, json_text, reserve_ids_of, rows_written
 from .models import Bet, Finding, Hand, Round, Shoe, Spot
 from .totals import round_totals_add
 
@@ -296,15 +296,14 @@ def _store(item: _Prepared, shoe: Shoe, meanwhile: Callable[[], object] | None =
         "review_comment": "",
         "ingested_at": timezone.now(),
     }
-    ids = {
-        model: reserve_ids(model, count)
-        for model, count in [
-            (Round, 1),
-            (Spot, len(record.spots)),
-            (Hand, sum(len(spot.hands) for spot in record.spots)),
-            (Bet, len(record.bets)),
-        ]
-    }
+    ids = reserve_ids_of(
+        {
+            Round: 1,
+            Spot: len(record.spots),
+            Hand: sum(len(spot.hands) for spot in record.spots),
+            Bet: len(record.bets),
+        }
+    )
     try:
         (round_pk,) = insert_rows(
             Round, list(round_fields), [tuple(round_fields.values())], ids=ids[Round], wait=False
@@ -672,8 +671,8 @@ def _limit_findings(
 
 def _shoe_findings(shoe: Shoe, record: RoundRecord, table: Table) -> list[dict]:
     findings = []
-    earlier = list(Round.objects.filter(shoe=shoe).values_list("number", "cut_card"))
-    numbers = {number for number, _ in earlier}
+    earlier = list(Round.objects.filter(shoe=shoe).values_list("number", "cut_card", "cards_taken"))
+    numbers = {number for number, _, _ in earlier}
     if record.number in numbers:
         findings.append(
             _finding("shoe_round_repeated", f"Shoe {shoe.code} already has a round {record.number}.")
@@ -686,7 +685,7 @@ def _shoe_findings(shoe: Shoe, record: RoundRecord, table: Table) -> list[dict]:
                 f"Round {record.number} of shoe {shoe.code} follows round {max(numbers)}: {skipped} missing.",
             )
         )
-    cut = [number for number, cut_card in earlier if cut_card]
+    cut = [number for number, cut_card, _ in earlier if cut_card]
     if cut and record.number > min(cut):
         findings.append(
             _finding(
@@ -698,7 +697,7 @@ def _shoe_findings(shoe: Shoe, record: RoundRecord, table: Table) -> list[dict]:
     taken = Counter(record.physical_cards())
     counts = Counter(taken)
     limit = preset(table.game).decks
-    for cards in Round.objects.filter(shoe=shoe).values_list("cards_taken", flat=True):
+    for _, _, cards in earlier:
         counts.update(cards.split())
     for card in sorted(card for card, count in counts.items() if count > limit):
         if taken[card]:
