@@ -142,9 +142,13 @@ def _prepare(document: object, where: str, plain_json: bool = False) -> _Prepare
         if encoded is None:
             try:
                 text = json_text(document)
+                encoded = text.encode()
+            except UnicodeEncodeError:
+                raise RoundFormatError(
+                    _lone_surrogate_at(document), "holds a lone surrogate (such as \\ud800): not Unicode text"
+                ) from None
             except (TypeError, ValueError) as error:
                 raise RoundFormatError("document", f"is not JSON: {error}") from None
-            encoded = text.encode()
         else:
             text = encoded.decode()
         table = Table.objects.filter(code=record.table).first()
@@ -170,6 +174,30 @@ def _replayed(item: _Prepared) -> ReplayResult:
     if item.result is None:
         item.result = replay(item.record, item.rules)
     return item.result
+
+
+def _lone_surrogate_at(value: object, where: str = "") -> str:
+    """Where in the document a text (a key or a value) holds a lone surrogate, which JSON's
+    \\uXXXX escapes can carry and UTF-8 cannot: "bets[0].bet_id"; "document" if none is found."""
+    if isinstance(value, str):
+        return where if not _is_unicode(value) else ""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        inner = f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}" if where else str(key)
+        if isinstance(key, str) and not _is_unicode(key):
+            return where or "document"
+        found = _lone_surrogate_at(item, inner)
+        if found:
+            return found
+    return "" if where else "document"
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _orjson_text(document: object) -> bytes | None:

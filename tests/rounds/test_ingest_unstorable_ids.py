@@ -48,3 +48,25 @@ def test_an_id_of_64_characters_is_taken(game_server):
     document = json.loads((EXAMPLES / "deluxe-split-double-behind.json").read_text())
     document["round_id"] = "R" * 64
     assert game_server.post("/api/rounds/", document, format="json").status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("place", "field"),
+    [
+        (lambda document: document.__setitem__("round_id", document["round_id"] + "\ud800"), "round_id"),
+        (lambda document: document["bets"][1].__setitem__("bet_id", "B-\udfff"), "bets[1].bet_id"),
+        (lambda document: document.__setitem__("note\ud83d", "x"), "document"),
+    ],
+    ids=["round_id", "bet_id", "key"],
+)
+def test_a_lone_surrogate_is_400_naming_where(game_server, place, field):
+    """JSON's \\uXXXX escapes can carry half of a surrogate pair, which is no Unicode text: it
+    could be neither hashed nor stored (a server error before)."""
+    document = json.loads((EXAMPLES / "deluxe-split-double-behind.json").read_text())
+    place(document)
+    body = json.dumps(document)  # ensure_ascii: the surrogate travels as an escape, as a server's would
+    assert "\\ud" in body
+    response = game_server.post("/api/rounds/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json() == {field: ["holds a lone surrogate (such as \\ud800): not Unicode text"]}
+    assert not Round.objects.exists()
