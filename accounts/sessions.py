@@ -14,7 +14,7 @@ class SessionStore(DatabaseSessionStore):
         return f'SELECT session_data FROM "{table}" WHERE session_key = %s AND expire_date > %s'
 
     def load(self):
-        if not self.session_key:  # what the ORM's lookup would refuse as suspicious: no session
+        if not self.session_key:  # no key, no session (the database store's query finds none)
             self._session_key = None
             return {}
         connection = connections[router.db_for_read(self.model)]

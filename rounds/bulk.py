@@ -65,7 +65,7 @@ def insert_rows(model, fields: list[str], rows: list[tuple], *, ids=None, wait: 
     if connection.vendor == "postgresql":
         rows_written()
         if ids is None:
-            ids = _next_ids(model, len(rows))
+            ids = reserve_ids_of({model: len(rows)})[model]
         _copy(model, fields, rows, ids, wait=wait)
         return ids
     json_columns = [i for i, name in enumerate(fields) if _is_json(model, name)]
@@ -96,6 +96,8 @@ def reserve_ids_of(counts: dict) -> dict:
         params.append(count)
     ids = {model: [] for model in counts}
     models = list(counts)
+    # Each sequence is looked up once: as nextval's argument it would be looked up per row, ten
+    # times the cost of the nextval itself.
     with connection.cursor() as cursor, connection.wrap_database_errors:
         cursor.execute(f"WITH {', '.join(ctes)} {' UNION ALL '.join(selects)}", params)
         for n, row_id in cursor.fetchall():
@@ -118,18 +120,6 @@ def rows_written() -> None:
 def _is_json(model, name: str) -> bool:
     field = model._meta.get_field(name)
     return field.get_internal_type() == "JSONField" or getattr(field, "holds_json_text", False)
-
-
-def _next_ids(model, count: int) -> list[int]:
-    with connection.cursor() as cursor, connection.wrap_database_errors:
-        # The sequence is looked up once: as nextval's argument it would be looked up per row,
-        # ten times the cost of the nextval itself.
-        cursor.execute(
-            "WITH sequence AS MATERIALIZED (SELECT pg_get_serial_sequence(%s, %s)::regclass AS name) "
-            "SELECT nextval(sequence.name) FROM sequence, generate_series(1, %s)",
-            [model._meta.db_table, model._meta.pk.column, count],
-        )
-        return [row[0] for row in cursor.fetchall()]
 
 
 class _EndNotAwaited(LibpqWriter):

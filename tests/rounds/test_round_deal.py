@@ -7,7 +7,7 @@ import pytest
 from django.apps import apps
 
 from rounds.models import Round
-from tests.rounds.corrections_support import EXAMPLES, example, ingest
+from tests.rounds.corrections_support import EXAMPLES, demo, example, ingest  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("demo")
 
@@ -20,13 +20,6 @@ def expected_deal(document: dict) -> tuple[str, dict | None]:
     return " ".join(document.get("dealer") or []), (
         {"initial": shared["initial"], "draws": shared.get("draws", [])} if shared else None
     )
-
-
-@pytest.fixture
-def demo(db):
-    from django.core.management import call_command
-
-    call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
 
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
