@@ -145,7 +145,8 @@ def _prepare(document: object, where: str, plain_json: bool = False) -> _Prepare
                 encoded = text.encode()
             except UnicodeEncodeError:
                 raise RoundFormatError(
-                    _lone_surrogate_at(document), "holds a lone surrogate (such as \\ud800): not Unicode text"
+                    _lone_surrogate_at(document) or "document",
+                    "holds a lone surrogate (such as \\ud800): not Unicode text",
                 ) from None
             except (TypeError, ValueError) as error:
                 raise RoundFormatError("document", f"is not JSON: {error}") from None
@@ -176,20 +177,24 @@ def _replayed(item: _Prepared) -> ReplayResult:
     return item.result
 
 
-def _lone_surrogate_at(value: object, where: str = "") -> str:
+def _lone_surrogate_at(value: object, where: str = "document") -> str | None:
     """Where in the document a text (a key or a value) holds a lone surrogate, which JSON's
-    \\uXXXX escapes can carry and UTF-8 cannot: "bets[0].bet_id"; "document" if none is found."""
-    if isinstance(value, str):
-        return where if not _is_unicode(value) else ""
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        inner = f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}" if where else str(key)
-        if isinstance(key, str) and not _is_unicode(key):
-            return where or "document"
-        found = _lone_surrogate_at(item, inner)
-        if found:
-            return found
-    return "" if where else "document"
+    \\uXXXX escapes can carry and UTF-8 cannot: "bets[0].bet_id" (for a key, its object)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not _is_unicode(key):
+                return where
+            found = _lone_surrogate_at(item, key if where == "document" else f"{where}.{key}")
+            if found:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _lone_surrogate_at(item, f"{where}[{index}]")
+            if found:
+                return found
+    elif isinstance(value, str) and not _is_unicode(value):
+        return where
+    return None
 
 
 def _is_unicode(text: str) -> bool:
