@@ -1,8 +1,8 @@
 """Writing many rows at once: PostgreSQL's COPY where it runs, bulk_create elsewhere.
 
 A 5,000-player Boundless round is some 20,000 rows. COPY writes them about ten times faster
-than bulk_create (../shared/PERFORMANCE.md); the ids are taken from the table's sequence first,
-so that rows written later can point at them.
+than bulk_create; the ids are taken from the table's sequence first, so that rows written later
+can point at them.
 
 A COPY may also be sent without waiting for PostgreSQL to be done with it (`wait=False`): the
 server works through the rows while Python builds the next table's rows (or replays the next

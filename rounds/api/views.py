@@ -130,7 +130,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                 request_only=True,
             )
         ],
-        description='Send one round document (../shared/round-format.md), or `{"rounds": [...]}`.',
+        description='Send one round document (format 1, docs/round-format.md), or `{"rounds": [...]}`.',
     )
     def create(self, request):
         data = request.data

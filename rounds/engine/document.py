@@ -1,4 +1,4 @@
-"""Reading a round document (format 1 of ../shared/round-format.md) into plain records.
+"""Reading a round document (format 1, docs/round-format.md) into plain records.
 
 `parse_round` refuses anything that is not a round document at all with a `RoundFormatError`
 naming the field. Everything that is a round but breaks a rule (an impossible card, a wrong
