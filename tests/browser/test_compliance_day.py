@@ -3,13 +3,13 @@ supervisor approves it, compliance runs the day's reports and downloads the PDF,
 corrected figures."""
 
 import re
-import subprocess
 
 import pytest
 from django.core.management import call_command
 
 from reports.models import DailyFigures
 from tests.browser.conftest import log_in, screenshot
+from tests.pdf_text import pdf_text
 from tests.rounds.corrections_support import wrongly_paid
 
 pytestmark = pytest.mark.browser
@@ -61,8 +61,6 @@ def test_compliance_corrects_a_round_and_downloads_the_days_pdf(page, demo, tmp_
         page.locator("tr:has-text('Daily RTP report') a:has-text('Download PDF')").click()
     pdf = tmp_path / "downloaded.pdf"
     download_info.value.save_as(pdf)
-    text = subprocess.run(
-        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
-    ).stdout
+    text = pdf_text(pdf)
     assert DAY in text and "DLX1" in text
     assert f"{main.returned:,}" in text  # returned with the approved adjustment

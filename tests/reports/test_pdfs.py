@@ -1,10 +1,9 @@
-"""The report PDFs, read back with pdftotext: the cover states the day, time zone, cut-off, tables and
+"""The report PDFs, read back as text with pypdf: the cover states the day, time zone, cut-off, tables and
 how the report was made; every stored figure appears as stored; pages are numbered "page X of Y";
 the recorded checksum, size and page count are the file's; the charts are SVG in the HTML."""
 
 import hashlib
 import re
-import subprocess
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -36,20 +35,8 @@ from reports.services import report_run_start
 from reports.tasks import daily_report_job
 from tables.forms import pattern_label
 from tables.templatetags.pitboss import money_text
+from tests.pdf_text import pdf_page_count, pdf_pages
 from tests.reports.test_jobs import DAY, demo_day_ingest
-
-
-def pdf_pages(path: Path) -> list[str]:
-    """The text of each page, laid out as printed (a row of a table stays on one line)."""
-    text = subprocess.run(
-        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
-    return text.split("\f")[:-1]  # every page ends with a form feed
-
-
-def pdf_page_count(path: Path) -> int:
-    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
-    return int(re.search(r"^Pages:\s+(\d+)$", info, re.MULTILINE)[1])
 
 
 def line_with(pages: list[str], *parts: str) -> str | None:
