@@ -39,6 +39,7 @@ from functools import lru_cache
 from math import perm
 
 from .cards import ALL_CARDS
+from .dealer import draws_on
 from .rules import RuleSet
 from .sideoptions import matched_patterns, winning_pattern
 from .strategy import DOUBLE, HIT, SPLIT, STAND, SURRENDER, basic_strategy, double_allowed
@@ -244,18 +245,7 @@ def facilitator_final_hands(decks: int, stands_on_soft_17: bool = True) -> dict[
 
 
 def _facilitator_stops(hand: tuple[int, ...], stands_on_soft_17: bool) -> bool:
-    return _facilitator_final_total(sum(hand), ACE in hand, stands_on_soft_17) is not None
-
-
-def _facilitator_final_total(hard: int, has_ace: bool, stands_on_soft_17: bool) -> int | None:
-    """The total a facilitator hand of `hard` (aces as 1) stops at (over 21: bust); None while it draws."""
-    if hard > 21:
-        return hard
-    soft = has_ace and hard <= 11
-    total = hard + 10 if soft else hard
-    if total > 17 or (total == 17 and (stands_on_soft_17 or not soft)):
-        return total
-    return None
+    return not draws_on(*_total(hand), stands_on_soft_17)
 
 
 # --- the main game ----------------------------------------------------------------------------
@@ -314,6 +304,9 @@ class MainGame:
         self._outcomes: dict[int, tuple[float, ...]] = {}
         self._hands: dict[tuple, float] = {}
         self._decisions: dict[tuple, str] = {}
+        # Where a facilitator hand stops, by `(hard << 1) | has_ace`, hard counting aces as 1: the index of
+        # its outcome (17..21, a bust), or None while it draws. Worked out once: it is in the hottest loop.
+        self._stops = tuple(self._stop(hard, has_ace) for hard in range(32) for has_ace in (False, True))
 
     # --- the whole game ------------------------------------------------------------------------
 
@@ -547,7 +540,7 @@ class MainGame:
                         sums[_BLACKJACK] += chance
                     continue
                 hard, has_ace = up + second, ACE in (up, second)
-                final = self._final_outcome(hard, has_ace)
+                final = self._stops[(hard << 1) | has_ace]
                 if final is not None:
                     sums[final] += chance
                     continue
@@ -563,13 +556,14 @@ class MainGame:
         chances = self._drawing.get(key)
         if chances is None:
             sums = [0.0] * _DRAWN_OUTCOMES
+            stops = self._stops
             for drawn in VALUES:
                 count = _count(shoe, drawn)
                 if not count:
                     continue
                 chance = count / cards_left
                 new_hard, ace = hard + drawn, has_ace or drawn == ACE
-                final = self._final_outcome(new_hard, ace)
+                final = stops[(new_hard << 1) | ace]
                 if final is not None:
                     sums[final] += chance
                     continue
@@ -579,9 +573,9 @@ class MainGame:
             chances = self._drawing[key] = tuple(sums)
         return chances
 
-    def _final_outcome(self, hard: int, has_ace: bool) -> int | None:
-        """The outcome index of a facilitator hand that stops (17..21 or bust); None while it must draw."""
-        total = _facilitator_final_total(hard, has_ace, self.rules.dealer_stands_on_soft_17)
-        if total is None:
+    def _stop(self, hard: int, has_ace: bool) -> int | None:
+        soft = has_ace and hard <= 11
+        total = hard + 10 if soft else hard
+        if draws_on(total, soft, self.rules.dealer_stands_on_soft_17):
             return None
         return _BUST if total > 21 else total - 17

@@ -7,6 +7,7 @@ happened (the hands as played, the facilitator's hand), so that settlement can p
 from dataclasses import dataclass
 
 from .cards import CARD_VALUE, is_ace, is_ten_value
+from .dealer import draws_on, must_draw
 from .document import Action, BetRecord, SpotRecord
 from .findings import Finding
 from .hand import hand_total, is_natural
@@ -31,6 +32,11 @@ class PlayedHand:
     @property
     def blackjack(self) -> bool:
         return not self.from_split and is_natural(self.cards)
+
+    @property
+    def awaits_facilitator(self) -> bool:
+        """Whether its result depends on the facilitator's hand: not bust, surrendered or a blackjack."""
+        return not (self.bust or self.surrendered or self.blackjack)
 
 
 @dataclass(slots=True)
@@ -314,38 +320,34 @@ def check_dealer(dealer: list[str], spots: list[PlayedSpot], bets: list[BetRecor
     else:
         held = dealer[:1]
     hands = [hand for played in spots for hand in played.hands]
-    live = any(not (h.bust or h.surrendered or h.blackjack) for h in hands)
-    blackjacks = any(h.blackjack for h in hands)
-    awaits_insurance = any(bet.kind == "insurance" for bet in bets)
-    bust_bonus = any(bet.kind == "bust_bonus" for bet in bets)
-
-    def bets_depend(cards) -> bool:
-        if live or bust_bonus:
-            return True
-        if rules.hole_card or len(cards) >= 2:
-            return False
-        could_be_blackjack = is_ace(cards[0]) or is_ten_value(cards[0])
-        return awaits_insurance or (blackjacks and could_be_blackjack)
-
+    awaited = {
+        "live": any(hand.awaits_facilitator for hand in hands),
+        "blackjacks": any(hand.blackjack for hand in hands),
+        "insurance": any(bet.kind == "insurance" for bet in bets),
+        "bust_bonus": any(bet.kind == "bust_bonus" for bet in bets),
+    }
+    stands_on_soft_17 = rules.dealer_stands_on_soft_17
     position = len(held)
-    while hand_total(held)[0] < 17 and bets_depend(held):
+    while must_draw(held, rules, **awaited):
         if position >= len(dealer):
+            draws = "below 17" if stands_on_soft_17 else "below 17 and on soft 17"
             findings.append(
                 Finding(
                     "dealer_stopped_early",
-                    f"The facilitator stopped on {hand_total(held)[0]} ({' '.join(held)}) "
-                    "and must draw below 17.",
+                    f"The facilitator stopped on {_total_text(held)} ({' '.join(held)}) "
+                    f"and must draw {draws}.",
                 )
             )
             return
         held = held + [dealer[position]]
         position += 1
     if position < len(dealer):
-        total = hand_total(held)[0]
+        total, soft = hand_total(held)
         extra = " ".join(dealer[position:])
         ended_by_blackjack = rules.hole_card and is_natural(dealer[:2])
-        if total >= 17 and not ended_by_blackjack:
-            message = f"The facilitator drew {extra} on {total}: the facilitator stands on all 17."
+        if not draws_on(total, soft, stands_on_soft_17) and not ended_by_blackjack:
+            stands = "on all 17" if stands_on_soft_17 else "on hard 17 and on 18 or more, and hits soft 17"
+            message = f"The facilitator drew {extra} on {_total_text(held)}: the facilitator stands {stands}."
             findings.append(Finding("dealer_drew_on_17", message))
         else:
             message = (
@@ -353,3 +355,8 @@ def check_dealer(dealer: list[str], spots: list[PlayedSpot], bets: list[BetRecor
                 "any more: the round had to end."
             )
             findings.append(Finding("dealer_drew_after_end", message))
+
+
+def _total_text(cards: list[str]) -> str:
+    total, soft = hand_total(cards)
+    return f"soft {total}" if soft else str(total)

@@ -10,8 +10,8 @@ from .document import RoundRecord, parse_round
 from .findings import Finding
 from .hand import is_natural
 from .play import PlayedSpot, SpotPlayer, check_dealer
-from .rules import RuleSet
-from .settle import BetResult, Settlement, round_down
+from .rules import RuleSet, kind_label
+from .settle import BetResult, Settlement, insurance_stake
 
 
 @dataclass
@@ -221,7 +221,12 @@ class _Replay:
                 problem = side_option_problems[kind]
                 if problem:
                     code, reason = problem
-                    self.find(code, f"Bet {bet.bet_id} ({kind}): {reason}.", bet=bet.bet_id, spot=bet.spot)
+                    self.find(
+                        code,
+                        f"Bet {bet.bet_id} ({kind_label(kind)}): {reason}.",
+                        bet=bet.bet_id,
+                        spot=bet.spot,
+                    )
                 continue
             if not record.spots_by_id[bet.spot].hands:
                 self.find(
@@ -315,11 +320,11 @@ class _Replay:
                 f"Bet {bet.bet_id} insures a {what} that is not in the round.",
                 **where,
             )
-        elif bet.stake != round_down(base.stake / 2):
+        elif bet.stake != insurance_stake(base.stake):
             self.find(
                 "insurance_wrong_stake",
                 f"Bet {bet.bet_id} stakes {bet.stake}; "
-                f"insurance is half of {base.stake}, {round_down(base.stake / 2)}.",
+                f"insurance is half of {base.stake}, {insurance_stake(base.stake)}.",
                 **where,
             )
 
@@ -339,7 +344,7 @@ class _Replay:
         if result.wagered is not None and result.wagered != bet.wagered:
             self.find(
                 "wrong_wagered",
-                f"Bet {bet.bet_id} ({bet.kind}) reports {bet.wagered} wagered; "
+                f"Bet {bet.bet_id} ({kind_label(bet.kind)}) reports {bet.wagered} wagered; "
                 f"the decisions put {result.wagered} at risk.",
                 **where,
             )
@@ -348,13 +353,14 @@ class _Replay:
         if self.record.cancelled:
             self.find(
                 "cancelled_not_refunded",
-                f"Bet {bet.bet_id} ({bet.kind}) of a cancelled round returned {bet.returned}; "
+                f"Bet {bet.bet_id} ({kind_label(bet.kind)}) of a cancelled round returned {bet.returned}; "
                 f"it must return {result.returned}.",
                 **where,
             )
         else:
             self.find(
                 "wrong_returned",
-                f"Bet {bet.bet_id} ({bet.kind}) returned {bet.returned}; the rules pay {result.returned}.",
+                f"Bet {bet.bet_id} ({kind_label(bet.kind)}) returned {bet.returned}; "
+                f"the rules pay {result.returned}.",
                 **where,
             )

@@ -12,16 +12,28 @@ from decimal import Decimal, InvalidOperation
 
 GAMES = ("deluxe", "boundless", "classic", "multiplayer")
 
+# Every bet kind, in the order pages and reports list them, with the label they show for it: the
+# one list of both (limits.choices.BetKind is built from it).
+BET_KIND_LABELS = {
+    "main": "Main",
+    "behind": "Play behind",
+    "insurance": "Insurance",
+    "pair": "Pair",
+    "perfect_pairs": "Perfect Pairs",
+    "twenty_one_plus_three": "21+3",
+    "lucky_trio": "Lucky Trio",
+    "poker_trio": "Poker Trio",
+    "bust_bonus": "Bust Bonus",
+}
+BET_KINDS = tuple(BET_KIND_LABELS)
 MAIN_KINDS = ("main", "behind", "insurance")
-SIDE_OPTION_KINDS = (
-    "pair",
-    "perfect_pairs",
-    "twenty_one_plus_three",
-    "lucky_trio",
-    "poker_trio",
-    "bust_bonus",
-)
-BET_KINDS = MAIN_KINDS + SIDE_OPTION_KINDS
+SIDE_OPTION_KINDS = tuple(kind for kind in BET_KINDS if kind not in MAIN_KINDS)
+
+
+def kind_label(kind: str) -> str:
+    """A bet kind's label: "twenty_one_plus_three" -> "21+3"; anything else as it came."""
+    return BET_KIND_LABELS.get(kind, kind)
+
 
 # Every pattern a side option can pay on; a paytable names a subset of these.
 SIDE_OPTION_PATTERNS = {

@@ -6,7 +6,7 @@ from decimal import ROUND_FLOOR, Decimal
 from .document import BetRecord, RoundRecord
 from .hand import hand_total, is_natural
 from .play import PlayedHand, PlayedSpot
-from .rules import RuleSet
+from .rules import RuleSet, SideOption
 from .sideoptions import side_option_returned, winning_pattern
 
 CENT = Decimal("0.01")
@@ -60,19 +60,96 @@ def blackjack_refund(wager: Decimal, hand: PlayedHand, rules: RuleSet) -> Decima
     return wager
 
 
+def followed_hands(
+    hands: list[PlayedHand], *, split: bool, follow_split: bool, followed_split: bool | None
+) -> list[PlayedHand]:
+    """The seat's hands a bet behind rides on: after a split, both only when the bet follows splits and
+    was not refused the split (`followed_split` False: too low a balance); else the first."""
+    if split and not (follow_split and followed_split is not False):
+        return hands[:1]
+    return hands
+
+
+def insurance_stake(stake: Decimal) -> Decimal:
+    """Insurance stakes half the bet it insures, rounded down to the cent."""
+    return round_down(stake / 2)
+
+
+class Payouts:
+    """What bets return in one round, given the facilitator's cards and whether (and why) the round was
+    cancelled. The replay's settlement and the simulator both price every bet here.
+
+    Identical bets on identical hands settle alike, so results are kept for the round: hands are named
+    by their ids, so they must live as long as this object.
+    """
+
+    def __init__(self, rules: RuleSet, dealer: list[str], *, cancelled: bool, cancel_reason: str | None):
+        self.rules = rules
+        self.dealer = tuple(dealer)
+        self.facilitator = Facilitator.from_cards(dealer)
+        self.cancelled = cancelled
+        self.pays_dealt_blackjack = (
+            cancelled and rules.cancel_pays_dealt_blackjack and cancel_reason == "network_failure"
+        )
+        self._riding: dict[tuple, BetResult] = {}
+        self._side_options: dict[tuple, BetResult] = {}
+
+    def riding(self, stake: Decimal, hands: list[PlayedHand], *, follow_double: bool = True) -> BetResult:
+        """A stake on each of `hands` (a main bet, or a bet behind on the hands it follows), doubled on a
+        doubled hand when it follows doubles."""
+        key = (stake, follow_double, *map(id, hands))
+        known = self._riding.get(key)
+        if known is None:
+            known = self._riding[key] = self._ride(stake, hands, follow_double)
+        return known
+
+    def _ride(self, stake: Decimal, hands: list[PlayedHand], follow_double: bool) -> BetResult:
+        rules = self.rules
+        wagered = returned = ZERO
+        for hand in hands:
+            wager = stake * 2 if hand.doubled and follow_double else stake
+            wagered += wager
+            if not self.cancelled:
+                returned += hand_returned(wager, hand, self.facilitator, rules)
+            elif self.pays_dealt_blackjack:
+                returned += blackjack_refund(wager, hand, rules)
+            else:
+                returned += wager
+        return BetResult(wagered, returned)
+
+    def insurance(self, stake: Decimal) -> BetResult:
+        """Insurance pays when the facilitator's first two cards are a blackjack."""
+        if self.cancelled:
+            return BetResult(stake, stake)
+        if self.facilitator.blackjack:
+            return BetResult(stake, stake + round_down(stake * self.rules.insurance_pays))
+        return BetResult(stake, ZERO)
+
+    def side_option(
+        self, option: SideOption | None, stake: Decimal, player_cards: tuple[str, ...]
+    ) -> BetResult:
+        """A side option on the spot's first two cards (the pair, after a split) and the facilitator's
+        cards; an option the table does not offer is void and refunded, as is any in a cancelled round."""
+        if option is None or self.cancelled:
+            return BetResult(stake, stake)
+        key = (option.kind, stake, player_cards)
+        known = self._side_options.get(key)
+        if known is None:
+            dealer = self.dealer
+            winner = winning_pattern(option, player_cards, dealer)
+            returned = side_option_returned(option, stake, player_cards, dealer)
+            known = self._side_options[key] = BetResult(stake, returned, winner[0] if winner else "")
+        return known
+
+
 class Settlement:
     """Computes wagered and returned for each bet of a replayed round."""
 
     def __init__(self, record: RoundRecord, spots: dict[str, PlayedSpot], rules: RuleSet):
         self.record = record
         self.spots = spots
-        self.rules = rules
-        self.facilitator = Facilitator.from_cards(record.dealer)
-        self._settled: dict[tuple, BetResult] = {}  # identical bets on identical plays settle alike
-        self.pays_dealt_blackjack = (
-            record.cancelled
-            and rules.cancel_pays_dealt_blackjack
-            and record.cancel_reason == "network_failure"
+        self.payouts = Payouts(
+            rules, record.dealer, cancelled=record.cancelled, cancel_reason=record.cancel_reason
         )
 
     def bet(self, bet: BetRecord) -> BetResult:
@@ -82,59 +159,31 @@ class Settlement:
         if kind == "behind":
             return self._behind(bet)
         if kind == "insurance":
-            return self._insurance(bet)
+            return self.payouts.insurance(bet.stake)
         return self._side_option(bet)
 
     def _riding(self, bet: BetRecord, hands: list[PlayedHand], *, follow_double: bool) -> BetResult:
         if not hands:
             return BetResult(None, None)
-        # Played hands live as long as the replay, so their ids name them.
-        key = (bet.stake, follow_double, *map(id, hands))
-        known = self._settled.get(key)
-        if known is None:
-            known = self._settled[key] = self._ride(bet, hands, follow_double=follow_double)
-        return known
-
-    def _ride(self, bet: BetRecord, hands: list[PlayedHand], *, follow_double: bool) -> BetResult:
-        wagered = returned = ZERO
-        for hand in hands:
-            wager = bet.stake * 2 if hand.doubled and follow_double else bet.stake
-            wagered += wager
-            if self.record.cancelled:
-                returned += blackjack_refund(wager, hand, self.rules) if self.pays_dealt_blackjack else wager
-            else:
-                returned += hand_returned(wager, hand, self.facilitator, self.rules)
-        return BetResult(wagered, returned)
+        return self.payouts.riding(bet.stake, hands, follow_double=follow_double)
 
     def _behind(self, bet: BetRecord) -> BetResult:
         played = self.spots[bet.spot]
-        hands = played.hands
-        if played.split and not (bet.follow_split and bet.followed_split is not False):
-            hands = hands[:1]
+        hands = followed_hands(
+            played.hands, split=played.split, follow_split=bet.follow_split, followed_split=bet.followed_split
+        )
         follow_double = bet.follow_double and bet.followed_double is not False
         return self._riding(bet, hands, follow_double=follow_double)
 
-    def _insurance(self, bet: BetRecord) -> BetResult:
-        if self.record.cancelled:
-            return BetResult(bet.stake, bet.stake)
-        wins = is_natural(self.record.dealer[:2])
-        returned = bet.stake + round_down(bet.stake * self.rules.insurance_pays) if wins else ZERO
-        return BetResult(bet.stake, returned)
-
     def _side_option(self, bet: BetRecord) -> BetResult:
-        option = self.rules.side_option(bet.kind)
-        if option is None or self.record.cancelled:
-            return BetResult(bet.stake, bet.stake)  # void: refunded
+        payouts = self.payouts
+        option = payouts.rules.side_option(bet.kind)
+        if option is None or payouts.cancelled:
+            return payouts.side_option(option, bet.stake, ())  # void: refunded
         player_cards = self.player_cards(bet.spot)
         if bet.kind != "bust_bonus" and player_cards is None:
             return BetResult(bet.stake, None)
-        key = (bet.kind, bet.stake, player_cards)
-        known = self._settled.get(key)
-        if known is None:
-            winner = winning_pattern(option, player_cards or (), tuple(self.record.dealer))
-            returned = side_option_returned(option, bet.stake, player_cards or (), tuple(self.record.dealer))
-            known = self._settled[key] = BetResult(bet.stake, returned, winner[0] if winner else "")
-        return known
+        return payouts.side_option(option, bet.stake, player_cards or ())
 
     def player_cards(self, spot_id: str) -> tuple[str, str] | None:
         if self.record.shared is not None and len(self.record.shared.initial) == 2:

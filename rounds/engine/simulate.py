@@ -5,26 +5,26 @@ as decimal strings with two places, times in ISO-8601 UTC. Every wagered and ret
 computed from the rule set, so a simulated round replays without a finding, unless a wrong
 payout is planted on purpose (`wrong_payout_rate`, for demonstrations of findings).
 
-Players follow basic strategy, with a few realistic slips: a missed decision (the system plays
-for the player per `rules.auto_play`), a double or split refused for a low balance (per
-`rules.low_balance_double` / `low_balance_split`), a play-behind player unable to follow a
-double or a split. Everything random comes from the `random.Random` given, so a seed fixes the
-documents.
+Players follow basic strategy, with a few realistic slips (`simulated_player`): a missed decision,
+a double or split refused for a low balance; here, a play-behind player unable to follow a double
+or a split. The facilitator draws by `dealer.must_draw` and every bet is priced by
+`settle.Payouts`, as the replay does. Everything random comes from the `random.Random` given, so a
+seed fixes the documents.
 """
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from decimal import ROUND_FLOOR, Decimal
+from decimal import Decimal
 
-from .cards import CARD_VALUE, is_ace, is_ten_value, shuffled_shoe
+from .cards import CARD_VALUE, is_ace, shuffled_shoe
+from .dealer import must_draw
 from .hand import hand_total, is_natural
+from .play import PlayedHand
 from .rules import RuleSet, SideOption
-from .sideoptions import side_option_returned
-from .strategy import basic_strategy, double_allowed, is_pair, up_value
+from .settle import CENT, BetResult, Payouts, followed_hands, insurance_stake
+from .simulated_player import MISS_RATE, REFUSE_RATE, SimulatedHand, SimulatedPlayer, shared_source
 
-CENT = Decimal("0.01")
-ZERO = Decimal("0.00")
 CANCEL_REASONS = ("card_unreadable", "network_failure", "malfunction", "procedure_error")
 
 # Stakes as players place them; the odd cents make the rounding-down of payouts matter.
@@ -35,9 +35,7 @@ MAIN_STAKES = tuple(
 BEHIND_STAKES = tuple(Decimal(amount) for amount in ("2.00", "5.00", "10.00", "4.00", "7.51", "25.00"))
 SIDE_STAKES = tuple(Decimal(amount) for amount in ("1.00", "2.00", "5.00", "0.50", "2.51", "10.00"))
 
-# How players behave.
-MISS_RATE = 0.02  # a decision not answered in time: the system finishes the spot
-REFUSE_RATE = 0.05  # a requested double or split refused for a low balance
+# How players behave (the player's own slips are in `simulated_player`).
 SIDE_OPTION_RATE = 0.25  # a side option staked on a spot
 INSURANCE_RATE = 0.2  # insurance taken when the facilitator shows an ace
 BEHIND_BALANCE_RATE = 0.1  # a play-behind player cannot follow a double or split
@@ -48,12 +46,6 @@ SIDE_ONLY_RATE = 0.05  # a Boundless player with side options but no main play
 SHARED_SLIPPING_RATE = 0.2
 SHARED_MISS_RATE = MISS_RATE * 5
 SHARED_REFUSE_RATE = REFUSE_RATE * 3
-
-_OUTCOME_BLACKJACK = "blackjack"
-_OUTCOME_WIN = "win"
-_OUTCOME_PUSH = "push"
-_OUTCOME_LOSE = "lose"
-_OUTCOME_SURRENDER = "surrender"
 
 
 _MONEY_TEXT: dict[Decimal, str] = {}
@@ -67,10 +59,6 @@ def money(amount: Decimal) -> str:
         if len(_MONEY_TEXT) < 10_000:
             _MONEY_TEXT[amount] = text
     return text
-
-
-def _floor_cent(amount: Decimal) -> Decimal:
-    return amount.quantize(CENT, rounding=ROUND_FLOOR)
 
 
 def _iso(moment: datetime) -> str:
@@ -103,245 +91,21 @@ class _Shoe:
         return self.position > self.cut_at
 
 
-# --- playing a spot ------------------------------------------------------------------------
-
-
-class _Hand:
-    __slots__ = ("cards", "actions", "doubled", "surrendered")
-
-    def __init__(self, cards: list[str]):
-        self.cards = cards
-        self.actions: list = []
-        self.doubled = False
-        self.surrendered = False
-
-    def copy(self) -> "_Hand":
-        hand = _Hand(list(self.cards))
-        hand.actions = list(self.actions)
-        hand.doubled = self.doubled
-        hand.surrendered = self.surrendered
-        return hand
-
-    def to_dict(self) -> dict:
-        return {"cards": self.cards, "actions": self.actions}
-
-
-class _Player:
-    """Plays one spot's hands: basic strategy with the occasional missed decision or refusal."""
-
-    def __init__(self, rules: RuleSet, rng: random.Random):
-        self.rules = rules
-        self.rng = rng
-        self._decisions: dict = {}
-        self.hands: list[_Hand] = []
-        self.auto = False
-        self.up = ""
-        self.up_value = 0
-        self.draw: Callable[[], str] = _no_card
-        self.miss_rate = MISS_RATE
-        self.refuse_rate = REFUSE_RATE
-
-    def decide(self, cards: list[str], can_double: bool, can_split: bool, can_surrender: bool) -> str:
-        key = (tuple(cards), self.up, can_double, can_split, can_surrender)
-        action = self._decisions.get(key)
-        if action is None:
-            action = basic_strategy(
-                self.rules,
-                cards,
-                self.up,
-                can_double=can_double,
-                can_split=can_split,
-                can_surrender=can_surrender,
-            )
-            self._decisions[key] = action
-        return action
-
-    def play(
-        self,
-        initial: list[str],
-        up: str,
-        draw: Callable[[], str],
-        *,
-        miss_rate: float = MISS_RATE,
-        refuse_rate: float = REFUSE_RATE,
-    ) -> list[_Hand]:
-        """The spot's hands once played; a rate of 0 plays by the book without drawing a random number."""
-        self.miss_rate = miss_rate
-        self.refuse_rate = refuse_rate
-        self.up = up
-        self.up_value = up_value(up)
-        self.draw = draw
-        self.auto = False
-        hand = _Hand(initial)
-        self.hands = [hand]
-        if not is_natural(initial):
-            self._play_hand(hand, after_split=False)
-        return self.hands
-
-    def _auto_action(
-        self, cards: list[str], total: int, can_double: bool, can_split: bool, can_surrender: bool
-    ) -> str:
-        policy = self.rules.auto_play
-        if policy == "hit_to_12":
-            return "auto_hit" if total <= 11 else "auto_stand"
-        if policy == "stand":
-            return "auto_stand"
-        return "auto_" + self.decide(cards, can_double, can_split, can_surrender)
-
-    def _refuses(self) -> bool:
-        return bool(self.refuse_rate) and self.rng.random() < self.refuse_rate
-
-    def _refused(self, requested: str, total: int, policy: str) -> dict:
-        if policy == "hit" or total <= 11:
-            return {"action": "auto_hit", "requested": requested}
-        return {"action": "auto_stand", "requested": requested}
-
-    def _play_hand(self, hand: _Hand, *, after_split: bool) -> None:
-        rules = self.rules
-        rng = self.rng
-        cards = hand.cards
-        actions = hand.actions
-        while True:
-            total = hand_total(cards)[0]
-            if total >= 21 or (rules.max_cards is not None and len(cards) >= rules.max_cards):
-                return  # stops by rule
-            two_cards = len(cards) == 2
-            can_split = two_cards and not after_split and rules.max_splits >= 1 and is_pair(rules, cards)
-            can_double = (
-                two_cards and (not after_split or rules.double_after_split) and double_allowed(rules, cards)
-            )
-            can_surrender = (
-                rules.surrender and two_cards and not after_split and not actions and 2 <= self.up_value <= 9
-            )
-            if not self.auto and self.miss_rate and rng.random() < self.miss_rate:
-                self.auto = True
-            if self.auto:
-                action = self._auto_action(cards, total, can_double, can_split, can_surrender)
-            else:
-                action = self.decide(cards, can_double, can_split, can_surrender)
-
-            if action == "hit" or action == "auto_hit":
-                actions.append(action)
-                cards.append(self.draw())
-            elif action == "stand" or action == "auto_stand":
-                actions.append(action)
-                return
-            elif action == "surrender" or action == "auto_surrender":
-                actions.append(action)
-                hand.surrendered = True
-                return
-            elif action == "double" or action == "auto_double":
-                policy = rules.low_balance_double
-                if action == "double" and policy is not None and self._refuses():
-                    refused = self._refused("double", total, policy)
-                    actions.append(refused)
-                    if refused["action"] == "auto_stand":
-                        return
-                    cards.append(self.draw())
-                    continue
-                actions.append(action)
-                hand.doubled = True
-                cards.append(self.draw())
-                return
-            else:  # split or auto_split
-                policy = rules.low_balance_split
-                if action == "split" and policy is not None and self._refuses():
-                    refused = self._refused("split", total, policy)
-                    actions.append(refused)
-                    if refused["action"] == "auto_stand":
-                        return
-                    cards.append(self.draw())
-                    continue
-                actions.append(action)
-                second = _Hand([cards.pop()])
-                self.hands.append(second)
-                aces = is_ace(cards[0])
-                # The first hand is played to its end before the second takes its second card.
-                cards.append(self.draw())
-                if not aces:
-                    self._play_hand(hand, after_split=True)
-                second.cards.append(self.draw())
-                if not aces:
-                    self._play_hand(second, after_split=True)
-                return
-
-
-def _no_card() -> str:
-    raise RuntimeError("no card source")
-
-
-# --- the facilitator and settlement ---------------------------------------------------------
-
-
-def _is_live(hands: list[_Hand]) -> bool:
-    """Whether some hand still depends on the facilitator's hand (not bust, surrendered or a blackjack)."""
-    if len(hands) == 1:
-        hand = hands[0]
-        if hand.surrendered or is_natural(hand.cards):
-            return False
-        return hand_total(hand.cards)[0] <= 21
-    return any(hand_total(hand.cards)[0] <= 21 for hand in hands)
-
-
-def _facilitator_plays(
-    rules: RuleSet,
-    dealer: list[str],
-    draw: Callable[[], str],
-    *,
-    live: bool,
-    naturals: bool,
-    insurance: bool,
-    bust_bonus: bool,
-) -> None:
-    """The facilitator's draws: only while some bet still depends on the facilitator's hand."""
-    up = dealer[0]
-    if live or bust_bonus:
-        while True:
-            total, soft = hand_total(dealer)
-            if total > 17 or (total == 17 and (not soft or rules.dealer_stands_on_soft_17)):
-                return
-            dealer.append(draw())
-    if not rules.hole_card and len(dealer) == 1:
-        # Without a hole card a blackjack or an insurance waits for the second card, if it could matter.
-        if (naturals and (is_ace(up) or is_ten_value(up))) or (insurance and is_ace(up)):
-            dealer.append(draw())
-
-
-def _outcome(hand: _Hand, unsplit: bool, dealer_total: int, dealer_natural: bool) -> str:
-    cards = hand.cards
-    if hand.surrendered:
-        return _OUTCOME_SURRENDER
-    if unsplit and is_natural(cards):
-        return _OUTCOME_PUSH if dealer_natural else _OUTCOME_BLACKJACK
-    total = hand_total(cards)[0]
-    if total > 21 or dealer_natural:
-        return _OUTCOME_LOSE
-    if dealer_total > 21 or total > dealer_total:
-        return _OUTCOME_WIN
-    if total == dealer_total:
-        return _OUTCOME_PUSH
-    return _OUTCOME_LOSE
-
-
-def _paid(outcome: str, wager: Decimal, blackjack_pays: Decimal) -> Decimal:
-    if outcome == _OUTCOME_WIN:
-        return wager + wager
-    if outcome == _OUTCOME_PUSH:
-        return wager
-    if outcome == _OUTCOME_BLACKJACK:
-        return wager + _floor_cent(wager * blackjack_pays)
-    if outcome == _OUTCOME_SURRENDER:
-        return _floor_cent(wager / 2)
-    return ZERO
-
-
-# --- one shoe ------------------------------------------------------------------------------
-
-
 class _Spot:
     """A spot while a round is played: its player, stake, the cards and the bets on it."""
 
-    __slots__ = ("spot", "seat", "player", "stake", "initial", "hands", "sides", "behind", "insurance")
+    __slots__ = (
+        "spot",
+        "seat",
+        "player",
+        "stake",
+        "initial",
+        "hands",
+        "played",
+        "sides",
+        "behind",
+        "insurance",
+    )
 
     def __init__(self, spot: str, seat: int | None, player: str, stake: Decimal | None):
         self.spot = spot
@@ -349,7 +113,8 @@ class _Spot:
         self.player = player
         self.stake = stake  # None: side options only (Boundless)
         self.initial: list[str] = []
-        self.hands: list[_Hand] = []
+        self.hands: list[SimulatedHand] = []
+        self.played: list[PlayedHand] = []  # the hands as settlement reads them, once played
         self.sides: list[tuple[SideOption, Decimal]] = []
         self.behind: list[list] = []  # [player, stake, follow_double, follow_split, insured]
         self.insurance = False
@@ -381,8 +146,9 @@ class _ShoeSimulation:
         self.wrong_payout_rate = wrong_payout_rate
         self.cancel_rate = cancel_rate
         self.pool = [f"P{table}{n:04d}" for n in range(1, players + 1)]
-        self.player = _Player(rules, rng)
+        self.player = SimulatedPlayer(rules, rng)
         self.shoe = _Shoe(rules, rng, penetration)
+        self._played: dict[tuple, list[PlayedHand]] = {}  # this round's distinct played hands
 
     def rounds(self) -> Iterator[dict]:
         number = 0
@@ -423,12 +189,15 @@ class _ShoeSimulation:
                 self._put_back(dealer)
             elif cancelled_in_play:
                 self._offer_insurance(spots, dealer)
-                self._play(spots, dealer, shared, cancel_after=rng.randint(0, len(spots) - 1))
+                self._decide(spots, dealer, shared, cancel_after=rng.randint(0, len(spots) - 1))
         if not cancelled:
             self._offer_insurance(spots, dealer)
-            self._play(spots, dealer, shared)
+            self._decide(spots, dealer, shared)
+        self._hands_played(spots)
+        if not cancelled:
+            self._facilitator_draws(spots, dealer)
 
-        bets = self._settle(round_id, spots, dealer, shared, reason)
+        bets = self._settle(round_id, spots, dealer, reason)
         if self.wrong_payout_rate > 0 and rng.random() < self.wrong_payout_rate:
             bet = rng.choice(bets)
             returned = Decimal(bet["returned"])
@@ -541,7 +310,7 @@ class _ShoeSimulation:
             # A cancel is called before a facilitator blackjack shows.
             self._put_back(dealer)
         for spot in spots:
-            spot.hands = [_Hand(list(spot.initial))]
+            spot.hands = [SimulatedHand(list(spot.initial))]
 
     def _deal_shared(self, spots: list[_Spot], dealer: list[str], shared: dict, cancelled: bool) -> None:
         draw = self.shoe.draw
@@ -557,7 +326,7 @@ class _ShoeSimulation:
         for spot in spots:
             spot.initial = initial
             if spot.stake is not None:
-                spot.hands = [_Hand(list(initial))]
+                spot.hands = [SimulatedHand(list(initial))]
 
     def _put_back(self, dealer: list[str]) -> None:
         """The hole card, the last card drawn, was never dealt: it stays in the shoe for the next round."""
@@ -577,16 +346,14 @@ class _ShoeSimulation:
 
     # --- decisions and the facilitator ----------------------------------------------------
 
-    def _play(
+    def _decide(
         self, spots: list[_Spot], dealer: list[str], shared: dict | None, *, cancel_after: int | None = None
     ) -> None:
-        """The players' decisions, then the facilitator's draws; or only the decisions of the first
-        `cancel_after` spots when the round is cancelled at that point."""
-        rules = self.rules
+        """The players' decisions; only those of the first `cancel_after` spots when the round is
+        cancelled at that point. A facilitator blackjack at a hole-card table leaves none to take."""
         up = dealer[0]
         shoe_draw = self.shoe.draw
-        facilitator_natural = rules.hole_card and is_natural(dealer)
-        if not facilitator_natural:
+        if not (self.rules.hole_card and is_natural(dealer)):
             player = self.player
             if shared is None:
                 for spot in spots[:cancel_after]:
@@ -602,7 +369,7 @@ class _ShoeSimulation:
                         spot.hands = player.play(
                             list(spot.initial),
                             up,
-                            _shared_source(draws, shoe_draw),
+                            shared_source(draws, shoe_draw),
                             miss_rate=SHARED_MISS_RATE,
                             refuse_rate=SHARED_REFUSE_RATE,
                         )
@@ -611,164 +378,119 @@ class _ShoeSimulation:
                             by_the_book = player.play(
                                 list(spot.initial),
                                 up,
-                                _shared_source(draws, shoe_draw),
+                                shared_source(draws, shoe_draw),
                                 miss_rate=0,
                                 refuse_rate=0,
                             )
                         spot.hands = [hand.copy() for hand in by_the_book]
-        if facilitator_natural or cancel_after is not None:
-            return
-        live = naturals = insurance = bust_bonus = False
+
+    def _hands_played(self, spots: list[_Spot]) -> None:
+        """Each spot's hands as settlement reads them. Hands of the same cards and decisions (thousands
+        in a shared deal) share one, so that they are judged and priced once."""
+        known = self._played = {}
         for spot in spots:
-            if spot.hands:
-                if not live and _is_live(spot.hands):
-                    live = True
-                if len(spot.hands) == 1 and is_natural(spot.hands[0].cards):
-                    naturals = True
-            if spot.insurance or (spot.behind and any(behind[4] for behind in spot.behind)):
+            hands = spot.hands
+            if not hands:
+                continue
+            key = tuple((tuple(hand.cards), hand.doubled, hand.surrendered) for hand in hands)
+            played = known.get(key)
+            if played is None:
+                from_split = len(hands) > 1
+                played = known[key] = [
+                    PlayedHand(
+                        hand.cards, hand_total(hand.cards)[0], from_split, hand.doubled, hand.surrendered
+                    )
+                    for hand in hands
+                ]
+            spot.played = played
+
+    def _facilitator_draws(self, spots: list[_Spot], dealer: list[str]) -> None:
+        """The facilitator's draws: only while some bet still depends on the facilitator's hand."""
+        hands = [hand for played in self._played.values() for hand in played]
+        insurance = bust_bonus = False
+        for spot in spots:
+            if not insurance and (spot.insurance or any(behind[4] for behind in spot.behind)):
                 insurance = True
             if not bust_bonus and spot.sides:
                 bust_bonus = any(option.kind == "bust_bonus" for option, _ in spot.sides)
-        _facilitator_plays(
-            rules, dealer, shoe_draw, live=live, naturals=naturals, insurance=insurance, bust_bonus=bust_bonus
-        )
+        awaited = {
+            "live": any(hand.awaits_facilitator for hand in hands),
+            "blackjacks": any(hand.blackjack for hand in hands),
+            "insurance": insurance,
+            "bust_bonus": bust_bonus,
+        }
+        draw = self.shoe.draw
+        while must_draw(dealer, self.rules, **awaited):
+            dealer.append(draw())
 
     # --- settlement ------------------------------------------------------------------------
 
     def _settle(
-        self,
-        round_id: str,
-        spots: list[_Spot],
-        dealer: list[str],
-        shared: dict | None,
-        cancel_reason: str | None,
+        self, round_id: str, spots: list[_Spot], dealer: list[str], cancel_reason: str | None
     ) -> list[dict]:
-        rules = self.rules
         rng = self.rng
-        bj_pays = rules.blackjack_pays
-        dealer_total = hand_total(dealer)[0]
-        dealer_natural = len(dealer) >= 2 and is_natural(dealer[:2])
-        pays_dealt_blackjack = cancel_reason == "network_failure" and rules.cancel_pays_dealt_blackjack
-        insurance_pays = rules.insurance_pays
+        payouts = Payouts(
+            self.rules, dealer, cancelled=cancel_reason is not None, cancel_reason=cancel_reason
+        )
         bets: list[dict] = []
-        outcomes_cache: dict = {}
 
-        def add(player: str, kind: str, spot: str, stake: Decimal, wagered: Decimal, returned: Decimal):
+        def add(player: str, kind: str, spot: str, stake: Decimal, result: BetResult) -> dict:
             bet = {
                 "bet_id": f"{round_id}-B{len(bets) + 1}",
                 "player": player,
                 "kind": kind,
                 "spot": spot,
                 "stake": money(stake),
-                "wagered": money(wagered),
-                "returned": money(returned),
+                "wagered": money(result.wagered),
+                "returned": money(result.returned),
             }
             bets.append(bet)
             return bet
 
-        cancelled = cancel_reason is not None
         for spot in spots:
-            hands = spot.hands
+            played = spot.played
             stake = spot.stake
-            outcomes = []
-            if cancelled:
-                # Every bet returns what it wagered, except a blackjack dealt where the table pays it.
-                outcomes = [
-                    _OUTCOME_BLACKJACK
-                    if pays_dealt_blackjack and len(hands) == 1 and is_natural(hand.cards)
-                    else _OUTCOME_PUSH
-                    for hand in hands
-                ]
-            elif hands:
-                key = tuple((tuple(hand.cards), hand.surrendered) for hand in hands)
-                outcomes = outcomes_cache.get(key)
-                if outcomes is None:
-                    unsplit = len(hands) == 1
-                    outcomes = [_outcome(hand, unsplit, dealer_total, dealer_natural) for hand in hands]
-                    outcomes_cache[key] = outcomes
             if stake is not None:
-                wagered = ZERO
-                returned = ZERO
-                for hand, outcome in zip(hands, outcomes, strict=True):
-                    wager = stake + stake if hand.doubled else stake
-                    wagered += wager
-                    returned += _paid(outcome, wager, bj_pays)
-                add(spot.player, "main", spot.spot, stake, wagered, returned)
+                add(spot.player, "main", spot.spot, stake, payouts.riding(stake, played))
                 if spot.insurance:
-                    insurance_stake = _floor_cent(stake / 2)
+                    insured = insurance_stake(stake)
+                    add(spot.player, "insurance", spot.spot, insured, payouts.insurance(insured))
+            if spot.sides:
+                player_cards = tuple(spot.initial)  # the first two cards dealt: the pair, after a split
+                for option, side_stake in spot.sides:
                     add(
                         spot.player,
-                        "insurance",
+                        option.kind,
                         spot.spot,
-                        insurance_stake,
-                        insurance_stake,
-                        _insurance_returned(insurance_stake, insurance_pays, dealer_natural, cancelled),
+                        side_stake,
+                        payouts.side_option(option, side_stake, player_cards),
                     )
-            player_cards = [hand.cards[0] for hand in hands] if len(hands) == 2 else spot.initial
-            for option, side_stake in spot.sides:
-                add(
-                    spot.player,
-                    option.kind,
-                    spot.spot,
-                    side_stake,
-                    side_stake,
-                    side_stake
-                    if cancelled
-                    else side_option_returned(option, side_stake, player_cards, dealer),
-                )
+            split = len(played) == 2
             for player, behind_stake, follow_double, follow_split, insured in spot.behind:
-                followed_split = follow_split and len(hands) == 2 and rng.random() >= BEHIND_BALANCE_RATE
-                followed = hands if (follow_split and followed_split) else hands[:1]
+                followed_split = follow_split and split and rng.random() >= BEHIND_BALANCE_RATE
+                followed = followed_hands(
+                    played, split=split, follow_split=follow_split, followed_split=followed_split
+                )
                 doubles = any(hand.doubled for hand in followed)
                 followed_double = follow_double and doubles and rng.random() >= BEHIND_BALANCE_RATE
-                wagered = ZERO
-                returned = ZERO
-                for hand, outcome in zip(followed, outcomes, strict=False):
-                    wager = (
-                        behind_stake + behind_stake if (hand.doubled and followed_double) else behind_stake
-                    )
-                    wagered += wager
-                    returned += _paid(outcome, wager, bj_pays)
-                bet = add(player, "behind", spot.spot, behind_stake, wagered, returned)
+                bet = add(
+                    player,
+                    "behind",
+                    spot.spot,
+                    behind_stake,
+                    payouts.riding(behind_stake, followed, follow_double=followed_double),
+                )
                 bet["follow_double"] = follow_double
                 bet["follow_split"] = follow_split
                 if follow_double and doubles and not followed_double:
                     bet["followed_double"] = False
-                if follow_split and len(hands) == 2 and not followed_split:
+                if follow_split and split and not followed_split:
                     bet["followed_split"] = False
                 if insured:
-                    insurance_stake = _floor_cent(behind_stake / 2)
-                    bet = add(
-                        player,
-                        "insurance",
-                        spot.spot,
-                        insurance_stake,
-                        insurance_stake,
-                        _insurance_returned(insurance_stake, insurance_pays, dealer_natural, cancelled),
-                    )
+                    insured_stake = insurance_stake(behind_stake)
+                    bet = add(player, "insurance", spot.spot, insured_stake, payouts.insurance(insured_stake))
                     bet["behind"] = True
         return bets
-
-
-def _insurance_returned(stake: Decimal, pays: Decimal, dealer_natural: bool, cancelled: bool) -> Decimal:
-    if cancelled:
-        return stake
-    return stake + _floor_cent(stake * pays) if dealer_natural else ZERO
-
-
-def _shared_source(draws: list[str], shoe_draw: Callable[[], str]) -> Callable[[], str]:
-    """The j-th card a player's hands take is the j-th card of the common sequence, drawn when needed."""
-    taken = 0
-
-    def draw() -> str:
-        nonlocal taken
-        if taken == len(draws):
-            draws.append(shoe_draw())
-        card = draws[taken]
-        taken += 1
-        return card
-
-    return draw
 
 
 def _hand_dicts(spot: _Spot) -> list[dict]:
