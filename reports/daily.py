@@ -7,7 +7,8 @@ staked), DailyTableSummary and DailyExposure (one per side option staked, `expos
 and once when every table is done.
 
 What the figures mean:
-- A round belongs to the gaming day in which it opened ([starts_at, ends_at) of `gaming_day`).
+- A round belongs to the gaming day in which it opened, as ingest stored it (Round.gaming_day,
+  from `config.gaming_day`): the day its totals were added to.
 - RTP figures count completed rounds only: a cancelled round's bets are refunded, whether the
   game server cancelled it or a supervisor did in an incident. The summary counts cancelled
   rounds too.
@@ -35,6 +36,7 @@ from decimal import Decimal
 from django.db import connection, transaction
 from django.db.models import Count, Q
 
+from config.gaming_day import GamingDay, gaming_day
 from rounds.choices import ResettlementStatus, RoundStatus
 from rounds.models import (
     Adjustment,
@@ -49,7 +51,6 @@ from rounds.totals import player_totals_catch_up, top_odds
 from tables.models import Table
 
 from . import exposure
-from .gaming_day import GamingDay, gaming_day
 from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportRun
 from .players import player_totals_cte
 from .stats import Z95, Z99, RoundMoments, exact, money, ratio_interval, rtp
@@ -73,9 +74,8 @@ class DayRounds:
     completed_only: bool = True
 
     def where(self) -> tuple[str, list]:
-        adapt = connection.ops.adapt_datetimefield_value
-        sql = "r.opened_at >= %s AND r.opened_at < %s"
-        params = [adapt(self.day.starts_at), adapt(self.day.ends_at)]
+        sql = "r.gaming_day = %s"
+        params = [connection.ops.adapt_datefield_value(self.day.day)]
         if self.table_id is not None:
             sql += " AND r.table_id = %s"
             params.append(self.table_id)
@@ -86,7 +86,7 @@ class DayRounds:
 
     def every_round(self):
         """Every round of the day (and table) as a queryset, cancelled and refunded ones too."""
-        rounds = Round.objects.filter(opened_at__gte=self.day.starts_at, opened_at__lt=self.day.ends_at)
+        rounds = Round.objects.filter(gaming_day=self.day.day)
         if self.table_id is not None:
             rounds = rounds.filter(table_id=self.table_id)
         return rounds

@@ -13,7 +13,8 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 
-from .gaming_day import last_closed_gaming_day
+from config.gaming_day import last_closed_gaming_day
+
 from .models import ReportRun, RunStatus, RunTrigger
 
 logger = logging.getLogger(__name__)

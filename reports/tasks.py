@@ -23,9 +23,9 @@ from celery.backends.base import DisabledBackend
 from django.core.exceptions import ValidationError
 from django.db import OperationalError
 
+from config.gaming_day import last_closed_gaming_day
 from tables.models import Table
 
-from .gaming_day import last_closed_gaming_day
 from .models import ReportRun, RunStatus, RunTrigger
 from .services import report_run_fail, report_run_finish, report_run_start, report_run_tables_set
 

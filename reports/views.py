@@ -21,6 +21,7 @@ from django.views import View
 from django.views.generic import FormView
 
 from config.forms import add_service_errors
+from config.gaming_day import gaming_day, last_closed_gaming_day
 from config.listing import FilteredListView
 
 from .filtersets import (
@@ -29,7 +30,6 @@ from .filtersets import (
     ReportDocumentFilterSet,
     ReportRunFilterSet,
 )
-from .gaming_day import gaming_day, last_closed_gaming_day
 from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun, RunTrigger
 from .tables import (
     DailyExposureTable,

@@ -11,7 +11,7 @@ from .models import Bet, Finding, Incident, Resettlement, Round
 class RoundFilterSet(django_filters.FilterSet):
     table = django_filters.CharFilter(field_name="table__code", label="Table code")
     game = django_filters.MultipleChoiceFilter(field_name="table__game", choices=Game.choices)
-    day = django_filters.DateFilter(field_name="opened_at", lookup_expr="date", label="Day (UTC)")
+    day = django_filters.DateFilter(field_name="gaming_day", label="Gaming day")
     opened_after = UtcDateTimeFilter(field_name="opened_at", lookup_expr="gte", label="Opened from (UTC)")
     opened_before = UtcDateTimeFilter(field_name="opened_at", lookup_expr="lt", label="Opened before (UTC)")
     player = django_filters.CharFilter(method="by_player", label="Player id")
@@ -41,7 +41,7 @@ class BetFilterSet(django_filters.FilterSet):
     player = django_filters.CharFilter(field_name="player__external_id", label="Player id")
     table = django_filters.CharFilter(field_name="round__table__code", label="Table code")
     kind = django_filters.CharFilter()
-    day = django_filters.DateFilter(field_name="round__opened_at", lookup_expr="date", label="Day (UTC)")
+    day = django_filters.DateFilter(field_name="round__gaming_day", label="Gaming day")
     placed_after = UtcDateTimeFilter(
         field_name="round__opened_at", lookup_expr="gte", label="Placed from (UTC)"
     )

@@ -5,7 +5,7 @@ from datetime import timedelta
 from django import forms
 from django.utils import timezone
 
-from .selectors import gaming_day_of
+from config.gaming_day import gaming_day_of
 
 
 class RoundReviewForm(forms.Form):

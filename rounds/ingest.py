@@ -30,11 +30,13 @@ import orjson
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from config.gaming_day import gaming_day_of
+from config.money import money_text
 from limits.models import PersonalLimit, Player, TableLimit
 from limits.selectors import effective_limit_from, personal_limits_in_force_by_player
 from rounds.engine.document import RoundFormatError, RoundRecord, parse_round
 from rounds.engine.replay import ReplayResult, replay
-from rounds.engine.rules import BET_KINDS, RuleSet, preset
+from rounds.engine.rules import BET_KINDS, RuleSet, kind_label, preset
 from tables.models import Table, TableConfiguration
 from tables.selectors import configuration_in_force
 
@@ -303,12 +305,14 @@ def _store(item: _Prepared, shoe: Shoe, meanwhile: Callable[[], object] | None =
         returned += b.returned
         computed_wagered += c.wagered or 0
         computed_returned += c.returned or 0
+    day = gaming_day_of(record.opened_at)
     round_fields = {
         "round_id": record.round_id,
         "table_id": table.pk,
         "shoe_id": shoe.pk,
         "number": record.number,
         "opened_at": record.opened_at,
+        "gaming_day": day,
         "closed_at": record.closed_at,
         "status": record.status,
         "cancel_reason": record.cancel_reason or "",
@@ -416,7 +420,7 @@ def _store(item: _Prepared, shoe: Shoe, meanwhile: Callable[[], object] | None =
             round_pk=round_pk,
             table_pk=table.pk,
             configuration_pk=round_fields["configuration_id"],
-            opened_at=record.opened_at,
+            day=day,
             bets=(
                 (b.kind, b.stake, b.wagered, b.returned, c.pattern, b.bet_id in late)
                 for b, c in zip(record.bets, computed, strict=True)
@@ -690,8 +694,8 @@ def _limit_findings(
             findings.append(
                 _finding(
                     "limit_breached",
-                    f"Bet {bet.bet_id} ({bet.kind}) of player {player.external_id} stakes {bet.stake}: "
-                    f"{refusal}",
+                    f"Bet {bet.bet_id} ({kind_label(bet.kind)}) of player {player.external_id} stakes "
+                    f"{money_text(bet.stake)}: {refusal}",
                     bet=bet.bet_id,
                     spot=bet.spot,
                 )

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from config.money import money_text
 from limits.models import Player
 from tables.models import Table, TableConfiguration
 
@@ -44,6 +45,9 @@ class Round(models.Model):
     shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveIntegerField()
     opened_at = models.DateTimeField()
+    gaming_day = models.DateField(
+        help_text="The gaming day it opened in (config.gaming_day), under the settings when it was stored."
+    )
     closed_at = models.DateTimeField()
     status = models.CharField(max_length=16, choices=RoundStatus.choices)
     cancel_reason = models.CharField(max_length=24, choices=CancelReason.choices, blank=True)
@@ -89,6 +93,9 @@ class Round(models.Model):
             models.Index(fields=["table", "-opened_at"]),
             models.Index(fields=["-opened_at"]),
             models.Index(fields=["shoe", "number"]),
+            # A day's rounds newest first (the list's `day` filter); a table's day (the daily report).
+            models.Index(fields=["gaming_day", "-id"]),
+            models.Index(fields=["table", "gaming_day"]),
         ]
 
     def __str__(self) -> str:
@@ -205,8 +212,8 @@ class Finding(models.Model):
 # every round the game server sent as completed to them, in the transaction that stores the
 # round, from the same values as its bets. What changes a round later is read beside them: a
 # supervisor's refunds (the round then counts as cancelled) and approved re-settlements'
-# adjustments, from the few rounds concerned. `day` is the gaming day under the settings in force
-# when the round was stored; `configuration_pk` the version in force (0: none).
+# adjustments, from the few rounds concerned. `day` is the round's gaming day (Round.gaming_day);
+# `configuration_pk` the version in force (0: none).
 
 
 def moment(verbose_name: str = "", **options) -> models.DecimalField:
@@ -374,7 +381,7 @@ class Adjustment(models.Model):
         constraints = [models.UniqueConstraint(fields=["resettlement", "bet"], name="adjustment_unique")]
 
     def __str__(self) -> str:
-        return f"{self.bet}: {self.amount:+}"
+        return f"{self.bet}: {money_text(self.amount)}"
 
 
 class Incident(models.Model):
@@ -435,4 +442,4 @@ class Refund(models.Model):
         constraints = [models.UniqueConstraint(fields=["bet"], name="one_refund_per_bet")]
 
     def __str__(self) -> str:
-        return f"{self.bet}: {self.amount}"
+        return f"{self.bet}: {money_text(self.amount)}"

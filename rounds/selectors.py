@@ -1,25 +1,11 @@
 """Reads of round history that pages reuse: keyset pages, a round laid out for recall, play records."""
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
-from django.db.models import (
-    Count,
-    DateTimeField,
-    DecimalField,
-    ExpressionWrapper,
-    F,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Sum,
-    Value,
-)
-from django.db.models.functions import Coalesce, TruncDate
+from django.db.models import Count, DecimalField, F, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 
 from .choices import ResettlementStatus
 from .models import Adjustment, Bet, Finding, Hand, Refund, Round, Spot
@@ -253,27 +239,6 @@ def shoe_neighbours(round_: Round) -> tuple[Round | None, Round | None]:
 # --- a player's play record ------------------------------------------------------------------------
 
 
-def gaming_day_zone() -> ZoneInfo:
-    return ZoneInfo(settings.PITBOSS_GAMING_DAY_TIME_ZONE)
-
-
-def gaming_day_cutoff() -> timedelta:
-    cutoff = settings.PITBOSS_GAMING_DAY_CUTOFF
-    return timedelta(hours=cutoff.hour, minutes=cutoff.minute)
-
-
-def gaming_day_of(moment: datetime) -> date:
-    return (moment - gaming_day_cutoff()).astimezone(gaming_day_zone()).date()
-
-
-def gaming_day_bounds(first: date, last: date) -> tuple[datetime, datetime]:
-    """From the cut-off opening `first` to the cut-off closing `last`, as aware moments."""
-    zone, cutoff = gaming_day_zone(), settings.PITBOSS_GAMING_DAY_CUTOFF
-    start = datetime.combine(first, cutoff, tzinfo=zone)
-    end = datetime.combine(last + timedelta(days=1), cutoff, tzinfo=zone)
-    return start, end
-
-
 def play_record_bets(player) -> QuerySet:
     """A player's bets with their round, the approved adjustments' sum and the refund (one query)."""
     money = DecimalField(max_digits=14, decimal_places=2)
@@ -297,16 +262,13 @@ def play_record_bets(player) -> QuerySet:
 def play_record_totals(player, first: date, last: date) -> list[dict]:
     """One row per gaming day × bet kind (× currency) in the period: bets, wagered, returned, net.
 
-    Summed by the database (one GROUP BY query); net is what the player won: returned − wagered.
+    Summed by the database (one GROUP BY query) by the rounds' stored gaming day; net is what the
+    player won: returned − wagered.
     """
-    start, end = gaming_day_bounds(first, last)
-    shifted = ExpressionWrapper(
-        F("round__opened_at") - Value(gaming_day_cutoff()), output_field=DateTimeField()
-    )
     zero = Value(Decimal("0.00"), output_field=DecimalField(max_digits=14, decimal_places=2))
     rows = (
-        Bet.objects.filter(player=player, round__opened_at__gte=start, round__opened_at__lt=end)
-        .annotate(day=TruncDate(shifted, tzinfo=gaming_day_zone()), currency=F("round__table__currency"))
+        Bet.objects.filter(player=player, round__gaming_day__range=(first, last))
+        .annotate(day=F("round__gaming_day"), currency=F("round__table__currency"))
         .values("day", "kind", "currency")
         .annotate(
             bets=Count("id"),
@@ -320,10 +282,9 @@ def play_record_totals(player, first: date, last: date) -> list[dict]:
 
 def play_record_period_totals(player, first: date, last: date) -> list[dict]:
     """The whole period per currency (one query)."""
-    start, end = gaming_day_bounds(first, last)
     zero = Value(Decimal("0.00"), output_field=DecimalField(max_digits=14, decimal_places=2))
     rows = (
-        Bet.objects.filter(player=player, round__opened_at__gte=start, round__opened_at__lt=end)
+        Bet.objects.filter(player=player, round__gaming_day__range=(first, last))
         .values(currency=F("round__table__currency"))
         .annotate(
             bets=Count("id"),

@@ -11,12 +11,11 @@ of rounds (`player_totals_catch_up`): at ingest they cost a 5,000-player round a
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import date
 from decimal import Decimal
 
 from django.db import connection, transaction
 
-from reports.gaming_day import gaming_day_of
 from tables.models import TableConfiguration
 
 from .engine.rules import RuleSet
@@ -41,10 +40,11 @@ def round_totals_add(
     round_pk: int,
     table_pk: int,
     configuration_pk: int | None,
-    opened_at: datetime,
+    day: date,
     bets: Iterable[BetFigures],
 ) -> None:
-    """Add a completed round's bets to its gaming day's totals at its table."""
+    """Add a completed round's bets to the totals of its gaming day (`day`, as stored on the round) at
+    its table."""
     # kind -> [bets, stakes, wagered, returned, bets after the max round, their stakes]
     kinds: dict[str, list] = {}
     hits: dict[tuple[str, str], int] = defaultdict(int)
@@ -63,7 +63,6 @@ def round_totals_add(
             total[5] += stake * count
         if pattern:
             hits[(kind, pattern)] += count
-    day = gaming_day_of(opened_at)
     same = (day, table_pk, configuration_pk or 0)
     _upsert(
         TableDayTotal,

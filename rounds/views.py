@@ -5,7 +5,6 @@ import json
 from collections import Counter
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
 from django.core.exceptions import ValidationError
@@ -15,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.generic import TemplateView, View
 
 from config.forms import add_service_errors
+from config.gaming_day import gaming_day
 from config.listing import FilteredListView
 from limits.choices import BetKind
 from limits.models import Player
@@ -25,7 +25,6 @@ from .models import Round
 from .review import round_review
 from .selectors import (
     PAGE_SIZE,
-    gaming_day_zone,
     keyset_page,
     play_record_bets,
     play_record_period_totals,
@@ -240,6 +239,7 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
         first, last = period_form.period() if period_form.is_bound else period_form.default_period()
         if not period_form.is_bound:
             period_form = PlayRecordPeriodForm(initial={"first": first, "last": last})
+        rule = gaming_day(last)
         context.update(
             player=player,
             filter_fields=[field for field in filterset.form if field.name != "player"],
@@ -250,8 +250,8 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
             last=last,
             totals=play_record_totals(player, first, last),
             period_totals=play_record_period_totals(player, first, last),
-            gaming_day_zone=gaming_day_zone(),
-            cutoff=settings.PITBOSS_GAMING_DAY_CUTOFF.strftime("%H:%M"),
+            gaming_day_zone=rule.time_zone,
+            cutoff=f"{rule.cutoff:%H:%M}",
             **keyset_links(params, page),
         )
         return context

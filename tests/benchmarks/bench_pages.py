@@ -12,11 +12,12 @@ import re
 import shutil
 import subprocess
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from .support import gunicorn, scratch_database
 
 ROUNDS = 1_000_000
+FIRST_OPENED = datetime(2026, 1, 2, tzinfo=UTC)  # round n opens n × 2 seconds later
 GOAL_P99_MS = 100
 WRK = ["wrk", "-t2", "-c8", "-d10s", "--latency"]
 WARM_UP = ["wrk", "-t2", "-c8", "-d2s"]
@@ -43,6 +44,7 @@ def _prepare() -> tuple[str, str]:
     from django.core.management import call_command
     from django.db import connection
 
+    from config.gaming_day import gaming_day, gaming_day_of
     from rounds.engine.rules import preset
     from rounds.engine.simulate import simulate
     from rounds.ingest import round_ingest
@@ -58,21 +60,34 @@ def _prepare() -> tuple[str, str]:
                 "SELECT %s, %s || '-B' || s, now() FROM generate_series(1, 5000) s",
                 [table_id, code],
             )
+        # Each round's gaming day from the bounds of the days the rounds span (config.gaming_day).
+        days = []
+        day = gaming_day_of(FIRST_OPENED)
+        while day <= gaming_day_of(FIRST_OPENED + ROUNDS * timedelta(seconds=2)):
+            bounds = gaming_day(day)
+            days.append(
+                cursor.mogrify(
+                    "(%s::date, %s::timestamptz, %s::timestamptz)", [day, bounds.starts_at, bounds.ends_at]
+                )
+            )
+            day += timedelta(days=1)
         cursor.execute(
-            """
-            INSERT INTO rounds_round (round_id, table_id, shoe_id, number, opened_at, closed_at, status,
-                cancel_reason, cut_card, document, document_sha256, cards_taken, players, bet_count,
+            f"""
+            WITH gaming_day (day, starts_at, ends_at) AS (VALUES {", ".join(days)})
+            INSERT INTO rounds_round (round_id, table_id, shoe_id, number, opened_at, gaming_day, closed_at,
+                status, cancel_reason, cut_card, document, document_sha256, cards_taken, players, bet_count,
                 wagered, returned, computed_wagered, computed_returned, finding_count, review_comment,
                 ingested_at)
-            SELECT 'BENCH-' || n, shoe.table_id, shoe.id, mod(n, 50) + 1,
-                   %s::timestamptz + n * interval '2 seconds', %s::timestamptz + n * interval '2 seconds'
-                       + interval '40 seconds',
-                   'completed', '', false, '{}', md5(n::text), '', 7, 12, 120, 115, 120, 115,
+            SELECT 'BENCH-' || n, shoe.table_id, shoe.id, mod(n, 50) + 1, opened,
+                   (SELECT day FROM gaming_day WHERE opened >= starts_at AND opened < ends_at),
+                   opened + interval '40 seconds',
+                   'completed', '', false, '{{}}', md5(n::text), '', 7, 12, 120, 115, 120, 115,
                    (mod(n, 23) = 0)::int, '', now()
             FROM generate_series(1, %s) n
+            CROSS JOIN LATERAL (SELECT %s::timestamptz + n * interval '2 seconds' AS opened) moment
             JOIN rounds_shoe shoe ON shoe.id = (SELECT min(id) FROM rounds_shoe) + mod(n, 20000)
             """,
-            [datetime(2026, 1, 2, tzinfo=UTC), datetime(2026, 1, 2, tzinfo=UTC), ROUNDS],
+            [ROUNDS, FIRST_OPENED],
         )
         cursor.execute("ANALYZE")
     print(f"   {ROUNDS:,} rounds written by SQL in {time.perf_counter() - started:.0f} s", flush=True)
@@ -101,6 +116,7 @@ def _bench(database_name: str, round_id: str, session: str) -> None:
         ("round list, newest page", "/rounds/"),
         ("round list, filtered (table, has findings)", "/rounds/?table=DLX1&has_findings=true"),
         ("round list, a deep page (keyset: ?before=<id>)", "/rounds/?before=20000"),
+        ("round list, one gaming day mid-way (?day=)", "/rounds/?day=2026-01-12"),
         ("round page, 300-player Boundless round", f"/rounds/{round_id}/"),
     ]
     with gunicorn(database_name, workers=2) as base:

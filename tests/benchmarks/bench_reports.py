@@ -109,7 +109,7 @@ def _pattern_ranges(code: str, rules, probabilities: dict) -> list[tuple]:
 
 
 def _write_rows(cursor, tables, patterns) -> None:
-    from reports.gaming_day import gaming_day
+    from config.gaming_day import gaming_day
 
     day = gaming_day(DAY)
     tables_values = ", ".join(
@@ -131,16 +131,17 @@ def _write_rows(cursor, tables, patterns) -> None:
         "SELECT t.code || '-BENCH-' || s, now(), t.id FROM tables_table t, generate_series(0, %s) s",
         [shoes],
     )
-    # Rounds evenly over the day, the tables taking turns; each shoe has ROUNDS_PER_SHOE rounds.
+    # Rounds evenly over the day (their gaming day is DAY), the tables taking turns; each shoe has
+    # ROUNDS_PER_SHOE rounds.
     cursor.execute(
         f"""
         WITH bench_table (code, n, id, kinds) AS (VALUES {tables_values})
-        INSERT INTO rounds_round (round_id, number, opened_at, closed_at, status, cancel_reason,
+        INSERT INTO rounds_round (round_id, number, opened_at, gaming_day, closed_at, status, cancel_reason,
             cut_card, document, document_sha256, cards_taken, players, bet_count, wagered, returned,
             computed_wagered, computed_returned, finding_count, review_comment, ingested_at,
             configuration_id, table_id, shoe_id)
         SELECT t.code || '-BENCH-' || lpad(i::text, 6, '0'), (i / %(tables)s) %% %(per_shoe)s + 1,
-            %(start)s + (%(seconds)s * i / %(rounds)s) * interval '1 second',
+            %(start)s + (%(seconds)s * i / %(rounds)s) * interval '1 second', %(day)s,
             %(start)s + (%(seconds)s * i / %(rounds)s + 40) * interval '1 second',
             CASE WHEN i %% %(cancelled)s = 7 THEN 'cancelled' ELSE 'completed' END,
             CASE WHEN i %% %(cancelled)s = 7 THEN 'malfunction' ELSE '' END,
@@ -155,6 +156,7 @@ def _write_rows(cursor, tables, patterns) -> None:
             "tables": len(tables),
             "per_shoe": ROUNDS_PER_SHOE,
             "start": day.starts_at,
+            "day": DAY,
             "seconds": (day.ends_at - day.starts_at).total_seconds() - 60,
             "rounds": ROUNDS,
             "cancelled": CANCELLED_EVERY,
@@ -279,7 +281,7 @@ def bare_aggregate() -> list:
     """The bare SQL aggregate over the day's rows: one GROUP BY table, kind with count and sums."""
     from django.db import connection
 
-    from reports.gaming_day import gaming_day
+    from config.gaming_day import gaming_day
 
     day = gaming_day(DAY)
     with connection.cursor() as cursor:
@@ -301,8 +303,8 @@ def per_round_aggregate() -> list:
     session tuned as the job's."""
     from django.db import connection, transaction
 
+    from config.gaming_day import gaming_day
     from reports.daily import tune_session
-    from reports.gaming_day import gaming_day
 
     day = gaming_day(DAY)
     with transaction.atomic(), connection.cursor() as cursor:

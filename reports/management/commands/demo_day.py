@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import F
 
-from reports.gaming_day import gaming_day, last_closed_gaming_day
+from config.gaming_day import gaming_day, last_closed_gaming_day
 from reports.models import ReportDocument, ReportRun, RunTrigger
 from rounds.engine.simulate import simulate
 from rounds.ingest import rounds_ingest
