@@ -11,8 +11,9 @@ from django_tables2.export.views import ExportMixin
 from django_tables2.views import SingleTableMixin
 
 from config.html import format_html
+from config.money import money
 from config.table_rows import resolve
-from tables.templatetags.pitboss import money_text, utc_text
+from tables.templatetags.pitboss import utc_text
 
 PAGE_SIZE = 50
 
@@ -59,9 +60,7 @@ class MoneyColumn(tables.Column):
         super().__init__(*args, attrs=attrs, **kwargs)
 
     def render(self, value, record):
-        return format_html(
-            '{} <span class="currency">{}</span>', money_text(value), resolve(self.currency, record)
-        )
+        return money(value, resolve(self.currency, record))
 
     def value(self, value):
         return "" if value is None else str(value)

@@ -1,5 +1,7 @@
 from django.db import models
 
+from rounds.engine.rules import BET_KIND_LABELS
+
 
 class AccountType(models.TextChoices):
     REAL = "real", "Real money"
@@ -13,16 +15,10 @@ class PlayerStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
-class BetKind(models.TextChoices):
-    MAIN = "main", "Main (seat play)"
-    BEHIND = "behind", "Play behind"
-    INSURANCE = "insurance", "Insurance"
-    PAIR = "pair", "Pair"
-    PERFECT_PAIRS = "perfect_pairs", "Perfect Pairs"
-    TWENTY_ONE_PLUS_THREE = "twenty_one_plus_three", "21+3"
-    LUCKY_TRIO = "lucky_trio", "Lucky Trio"
-    POKER_TRIO = "poker_trio", "Poker Trio"
-    BUST_BONUS = "bust_bonus", "Bust Bonus"
+# BetKind.MAIN == "main", BetKind.TWENTY_ONE_PLUS_THREE.label == "21+3": the kinds and labels of the engine.
+BetKind = models.TextChoices(
+    "BetKind", [(kind.upper(), (kind, label)) for kind, label in BET_KIND_LABELS.items()]
+)
 
 
 # A table limit is set for every kind but insurance, which follows from the main bet's.

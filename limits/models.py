@@ -8,12 +8,18 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
+from config.money import money_text
 from tables.choices import Currency, Game
 from tables.models import Table
 
 from .choices import TABLE_LIMIT_KINDS, AccountType, BetKind, PlayerStatus
 
 CENT = Decimal("0.01")
+
+
+def stake_range_text(low: Decimal | None, high: Decimal | None, currency: str) -> str:
+    """A stake range in words: "5.00 to 2,500.00 EUR", or "— to 100.00 EUR" where a side is open."""
+    return f"{money_text(low)} to {money_text(high)} {currency}"
 
 
 def money_field(verbose_name: str, **options) -> models.DecimalField:
@@ -67,7 +73,8 @@ class TableLimit(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table.code} {self.kind}: {self.min_stake}–{self.max_stake}"
+        stakes = stake_range_text(self.min_stake, self.max_stake, self.table.currency)
+        return f"{self.table.code} {self.get_kind_display()}: {stakes}"
 
 
 class PersonalLimit(models.Model):
@@ -126,9 +133,7 @@ class PersonalLimit(models.Model):
     def range_label(self) -> str:
         if self.min_stake is None and self.max_stake is None:
             return "no limit"
-        low = f"{self.min_stake}" if self.min_stake is not None else "—"
-        high = f"{self.max_stake}" if self.max_stake is not None else "—"
-        return f"{low} to {high} {self.player.currency}"
+        return stake_range_text(self.min_stake, self.max_stake, self.player.currency)
 
     @property
     def scope(self) -> tuple:

@@ -6,11 +6,13 @@ from decimal import ROUND_FLOOR, Decimal
 
 from django.utils import timezone
 
+from config.money import money_text
+from rounds.engine.rules import kind_label
 from tables.models import Table, TableConfiguration
 from tables.selectors import configuration_in_force
 
 from .choices import BetKind, PlayerStatus
-from .models import PersonalLimit, Player, TableLimit
+from .models import PersonalLimit, Player, TableLimit, stake_range_text
 
 CENT = Decimal("0.01")
 
@@ -74,9 +76,9 @@ class EffectiveLimit:
         if self.reasons:
             return " ".join(self.reasons)
         if amount < self.min_stake:
-            return f"{amount} is below the minimum {self.min_stake} {self.currency}."
+            return f"{money_text(amount)} is below the minimum {money_text(self.min_stake)} {self.currency}."
         if amount > self.max_stake:
-            return f"{amount} is above the maximum {self.max_stake} {self.currency}."
+            return f"{money_text(amount)} is above the maximum {money_text(self.max_stake)} {self.currency}."
         return None
 
 
@@ -140,7 +142,7 @@ def effective_limit_from(
         return result
     configuration = configuration()
     if configuration is None or kind not in configuration.rule_set.offered_kinds:
-        result.reasons.append(f"{table.code} does not offer {BetKind(kind).label}.")
+        result.reasons.append(f"{table.code} does not offer {kind_label(kind)}.")
         return result
     if player.status != PlayerStatus.ACTIVE:
         result.reasons.append(f"Player {player.external_id} is {player.get_status_display().lower()}.")
@@ -153,11 +155,11 @@ def effective_limit_from(
     table_kind = insured if kind == BetKind.INSURANCE else kind
     table_limit = table_limit(table_kind)
     if table_limit is None:
-        result.reasons.append(f"{table.code} has no limit set for {BetKind(table_kind).label}.")
+        result.reasons.append(f"{table.code} has no limit set for {kind_label(table_kind)}.")
         return result
     low, high = table_limit.min_stake, table_limit.max_stake
-    which = "" if table_kind == kind else f" {table_kind}"
-    result.sources.append(f"table {table.code}{which}: {low}–{high}")
+    which = "" if table_kind == kind else f" {kind_label(table_kind)}"
+    result.sources.append(f"table {table.code}{which}: {money_text(low)}–{money_text(high)}")
     personal = [limit for limit in personal_limits() if _applies_at(limit, table)]
     # Insurance is half the seat play: half of the main range the player may stake, then any
     # personal limit set for insurance itself.
@@ -166,15 +168,17 @@ def effective_limit_from(
             low, high = _narrowed(low, high, limit, result)
     if kind == BetKind.INSURANCE:
         low, high = _half(low), _half(high)
-        result.sources.append(f"insurance: half the {table_kind} range, {low}–{high}")
+        result.sources.append(
+            f"insurance: half the {kind_label(table_kind)} range, {money_text(low)}–{money_text(high)}"
+        )
         for limit in personal:
             if limit.kind == BetKind.INSURANCE:
                 low, high = _narrowed(low, high, limit, result)
     result.min_stake, result.max_stake = low, high
     if low > high:
         result.reasons.append(
-            f"No stake fits: the table and the player's personal limits leave {low} to {high} "
-            f"{table.currency}."
+            "No stake fits: the table and the player's personal limits leave "
+            f"{stake_range_text(low, high, table.currency)}."
         )
     return result
 

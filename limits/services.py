@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from config.money import money_text
 from config.refusals import refused_when_taken, require_reason
 from tables.choices import Currency, Game
 from tables.models import Table
@@ -34,7 +35,8 @@ def _check_amount(name: str, amount: Decimal | None, *, required: bool) -> None:
 
 def _check_range(min_stake: Decimal | None, max_stake: Decimal | None) -> None:
     if min_stake is not None and max_stake is not None and min_stake > max_stake:
-        raise ValidationError({"min_stake": f"The minimum {min_stake} is above the maximum {max_stake}."})
+        above = f"The minimum {money_text(min_stake)} is above the maximum {money_text(max_stake)}."
+        raise ValidationError({"min_stake": above})
 
 
 @transaction.atomic

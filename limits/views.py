@@ -17,7 +17,7 @@ from tables.selectors import configuration_in_force
 from tables.views import with_changes
 
 from . import services
-from .choices import TABLE_LIMIT_KINDS, BetKind
+from .choices import TABLE_LIMIT_KINDS
 from .filtersets import PersonalLimitFilterSet, PlayerFilterSet, TableLimitFilterSet
 from .forms import (
     PersonalLimitForm,
@@ -170,8 +170,6 @@ class PlayerDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
         if user.has_perm("limits.check_limits"):
             tables = Table.objects.order_by("code")
             context["effective"] = effective_limits(player, tables)
-            for limit in context["effective"]:
-                limit.kind_label = BetKind(limit.kind).label
         return context
 
 
@@ -213,11 +211,7 @@ class TableLimitSetView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
         except ValidationError as error:
             add_service_errors(form, error)
             return self.form_invalid(form)
-        messages.success(
-            self.request,
-            f"{table.code} {limit.get_kind_display()}: "
-            f"{limit.min_stake} to {limit.max_stake} {table.currency}.",
-        )
+        messages.success(self.request, f"{limit}.")
         return redirect(table)
 
 

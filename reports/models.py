@@ -168,11 +168,6 @@ class DailyExposure(models.Model):
     def __str__(self) -> str:
         return f"{self.day} {self.table.code} {self.kind}"
 
-    def get_kind_label(self) -> str:
-        from limits.choices import BetKind
-
-        return BetKind(self.kind).label
-
 
 class ReportKind(models.TextChoices):
     DAILY_RTP = "daily_rtp", "Daily RTP report"

@@ -25,15 +25,15 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
-from limits.choices import BetKind
+from config.gaming_day import GamingDay
+from config.money import money_text
 from rounds.choices import FindingCode
+from rounds.engine.rules import BET_KINDS, kind_label
 from tables.choices import Game
 from tables.forms import pattern_label
 from tables.models import Table
-from tables.templatetags.pitboss import money_text
 
 from .charts import TrendPoint, pattern_hits_svg, rtp_trend_svg
-from .gaming_day import GamingDay
 from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportKind, ReportRun
 
 TEMPLATES = {
@@ -41,8 +41,8 @@ TEMPLATES = {
     ReportKind.EXPOSURE: "reports/pdf/exposure.html",
 }
 TREND_DAYS = 30
-TREND_KIND = BetKind.MAIN
-KIND_ORDER = {kind: position for position, kind in enumerate(BetKind.values)}
+TREND_KIND = "main"
+KIND_ORDER = {kind: position for position, kind in enumerate(BET_KINDS)}
 
 
 def documents_render(run: ReportRun) -> list[ReportDocument]:
@@ -163,10 +163,6 @@ def interval_text(low: Decimal | None, high: Decimal | None) -> str:
     if low is None or high is None:
         return "—"
     return f"{low:.4f} – {high:.4f}"
-
-
-def kind_label(kind: str) -> str:
-    return BetKind(kind).label if kind in BetKind.values else kind
 
 
 def _kind_order(kind: str) -> int:

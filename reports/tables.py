@@ -3,7 +3,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from config.listing import BadgeColumn, MoneyColumn, UtcDateTimeColumn
-from limits.choices import BetKind
+from rounds.engine.rules import kind_label
 from tables.choices import Game
 
 from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun
@@ -42,10 +42,6 @@ class IntervalColumn(tables.Column):
     def value(self, record):
         low = getattr(record, self.prefix + "_low")
         return "" if low is None else f"{low}–{getattr(record, self.prefix + '_high')}"
-
-
-def kind_label(kind: str) -> str:
-    return BetKind(kind).label if kind in BetKind.values else kind
 
 
 def game_label(game: str) -> str:

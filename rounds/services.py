@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from config.money import money_text
 from config.refusals import require_reason
 from rounds.engine.document import RoundFormatError, parse_round
 from rounds.engine.replay import replay
@@ -353,7 +354,7 @@ def incident_cancel_round(*, incident: Incident, round_: Round, cancelled_by, re
         IncidentStatus.CANCELLED,
         cancelled_by,
         f"Round {round_.round_id}{also} cancelled: {reason}. {len(refunds)} bet(s) refunded, "
-        f"{total} {incident.table.currency} in all.",
+        f"{money_text(total)} {incident.table.currency} in all.",
     )
     _reopen_if_paused_by(
         incident, cancelled_by, f"Incident {incident.pk} ended: round {round_.round_id} cancelled"

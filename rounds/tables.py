@@ -7,12 +7,12 @@ from django.utils.safestring import mark_safe
 from config.html import format_html
 from config.links import ArgumentUrls
 from config.listing import BadgeColumn, MoneyColumn, UtcDateTimeColumn
-from limits.choices import BetKind
-from tables.templatetags.pitboss import money_text, utc_text
+from config.money import money
+from rounds.engine.rules import kind_label
+from tables.templatetags.pitboss import utc_text
 
 from .models import Bet, Round
 
-KIND_LABELS = {**dict(BetKind.choices), "main": "Main", "behind": "Behind"}
 NUMBER = {"th": {"class": "number"}, "td": {"class": "number"}}
 
 
@@ -129,7 +129,7 @@ class PlayRecordTable(RoundLinks, tables.Table):
         attrs = {"class": "play-record"}
 
     def render_kind(self, value):
-        return KIND_LABELS.get(value, value)
+        return kind_label(value)
 
     def value_kind(self, value):
         return value
@@ -139,25 +139,9 @@ class PlayRecordTable(RoundLinks, tables.Table):
 
     def render_computed_returned(self, record):
         value = record.computed_returned
-        text = format_html(
-            '{} <span class="currency">{}</span>', money_text(value), record.round.table.currency
-        )
+        text = money(value, record.round.table.currency)
         if value is not None and value != record.returned:
             return format_html(
                 '<span class="differs" title="differs from the reported amount">{}</span>', text
             )
         return text
-
-    def render_adjustment(self, record):
-        if record.adjustment is None:
-            return mark_safe('<span class="subtle">—</span>')
-        return format_html(
-            '{} <span class="currency">{}</span>', f"{record.adjustment:+,.2f}", record.round.table.currency
-        )
-
-    def render_refund(self, record):
-        if record.refund is None:
-            return mark_safe('<span class="subtle">—</span>')
-        return format_html(
-            '{} <span class="currency">{}</span>', money_text(record.refund), record.round.table.currency
-        )

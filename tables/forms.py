@@ -13,6 +13,7 @@ from rounds.engine.rules import (
     STRATEGY_UPCARDS,
     RuleError,
     RuleSet,
+    kind_label,
     preset,
 )
 
@@ -23,14 +24,6 @@ AUTO_PLAY_LABELS = {
     "hit_to_12": "Hit to 12, then stand",
     "stand": "Stand",
     "strategy": "Play the strategy table",
-}
-SIDE_OPTION_LABELS = {
-    "pair": "Pair",
-    "perfect_pairs": "Perfect Pairs",
-    "twenty_one_plus_three": "21+3",
-    "lucky_trio": "Lucky Trio",
-    "poker_trio": "Poker Trio",
-    "bust_bonus": "Bust Bonus",
 }
 
 
@@ -84,7 +77,7 @@ class ConfigurationForm(forms.Form):
             current = rule_set.side_option(kind)
             shown = current or preset(table.game).side_option(kind)
             self.fields[f"{kind}__offered"] = forms.BooleanField(
-                label=f"Offer {SIDE_OPTION_LABELS.get(kind, kind)}",
+                label=f"Offer {kind_label(kind)}",
                 required=False,
                 initial=current is not None,
             )
@@ -122,7 +115,7 @@ class ConfigurationForm(forms.Form):
         for kind in self.side_option_kinds:
             yield {
                 "kind": kind,
-                "label": SIDE_OPTION_LABELS.get(kind, kind),
+                "label": kind_label(kind),
                 "offered": self[f"{kind}__offered"],
                 "max_round": self[f"{kind}__max_round"],
                 "odds": [self[f"{kind}__{pattern}"] for pattern in SIDE_OPTION_PATTERNS[kind]],

@@ -13,8 +13,8 @@ from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 
-from limits.choices import BetKind
 from rounds.engine.odds import theoretical_odds
+from rounds.engine.rules import kind_label
 
 from .models import ConfigurationOdds, TableConfiguration
 
@@ -97,7 +97,7 @@ def rtp_lines(odds: ConfigurationOdds) -> list[RtpLine]:
     # In the order the rules offer them: a jsonb object does not keep its keys' order.
     return [
         RtpLine(
-            kind, BetKind(kind).label, Decimal(rtp[kind]), rule_set.published_rtp if kind == "main" else None
+            kind, kind_label(kind), Decimal(rtp[kind]), rule_set.published_rtp if kind == "main" else None
         )
         for kind in rule_set.offered_kinds
         if kind in rtp

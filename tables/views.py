@@ -1,5 +1,7 @@
 """The table pages: thin views over the services (writes) and selectors (reads)."""
 
+from decimal import Decimal
+
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
 from django.core.exceptions import ValidationError
@@ -12,16 +14,16 @@ from django_tables2.paginators import LazyPaginator
 
 from config.forms import add_service_errors
 from config.listing import FilteredListView
+from config.money import money
 from limits.choices import TABLE_LIMIT_KINDS
 from limits.models import TableLimit
-from rounds.engine.rules import SIDE_OPTION_PATTERNS
+from rounds.engine.rules import SIDE_OPTION_PATTERNS, kind_label
 
 from . import services
 from .choices import TableStatus
 from .filtersets import TableFilterSet
 from .forms import (
     AUTO_PLAY_LABELS,
-    SIDE_OPTION_LABELS,
     ConfigurationForm,
     TableCreateForm,
     TableStatusForm,
@@ -76,7 +78,7 @@ def describe_rules(rule_set, patterns: dict | None = None) -> dict:
         chances = (patterns or {}).get(option.kind, {})
         side_options.append(
             {
-                "label": SIDE_OPTION_LABELS.get(option.kind, option.kind),
+                "label": kind_label(option.kind),
                 "max_round": option.max_round,
                 "lines": [
                     (pattern_label(pattern), odds_text(odds), chances.get(pattern))
@@ -137,14 +139,17 @@ class TableDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
             limit_rows=limit_rows,
             status_changes=table.status_changes.select_related("changed_by"),
             history=with_changes(history, skip_unchanged=True),
-            limit_history=with_changes(limit_history, key=lambda record: record.kind),
+            limit_history=with_changes(
+                limit_history, key=lambda record: record.kind, currency=table.currency
+            ),
             statuses=[choice for choice in TableStatus if choice != table.status],
         )
         return context
 
 
-def with_changes(records, key=lambda record: None, skip_unchanged=False):
-    """Each history record with what changed against the one before it (same `key`), in words.
+def with_changes(records, key=lambda record: None, skip_unchanged=False, currency=""):
+    """Each history record with what changed against the one before it (same `key`): `changes`, a
+    (field, before, after) for each, amounts shown as money in `currency`.
 
     `skip_unchanged` leaves out updates that changed no tracked field (a table's status is kept
     in the availability log, not in its history, but saving it still writes a history row).
@@ -156,7 +161,7 @@ def with_changes(records, key=lambda record: None, skip_unchanged=False):
         record.changes = []
         if before is not None and record.history_type == "~":
             record.changes = [
-                f"{change.field.replace('_', ' ')}: {_shown(change.old)} → {_shown(change.new)}"
+                (change.field.replace("_", " "), _shown(change.old, currency), _shown(change.new, currency))
                 for change in record.diff_against(before).changes
             ]
         previous[key(record)] = record
@@ -166,7 +171,9 @@ def with_changes(records, key=lambda record: None, skip_unchanged=False):
     return shown[::-1]
 
 
-def _shown(value) -> str:
+def _shown(value, currency: str) -> str:
+    if isinstance(value, Decimal):  # the only decimals kept with history are stakes
+        return money(value, currency)
     return "—" if value in ("", None) else str(value)
 
 

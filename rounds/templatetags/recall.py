@@ -1,5 +1,5 @@
-"""Small filters of the round pages (differences of amounts, signed and with the currency), and the
-rows of the round page's spots and bets tables.
+"""Small filters of the round pages (the difference of two amounts), and the rows of the round page's
+spots and bets tables.
 
 The rows are written here rather than in the template: a 300-player round shows 25 players and
 their 50 bets a page, and through the template's tags and filters they were a third of the request.
@@ -14,7 +14,8 @@ from django.utils.text import slugify
 
 from config.html import escaped, format_html, format_html_join
 from config.links import ArgumentUrls
-from tables.templatetags.pitboss import money_html
+from config.money import money_html
+from rounds.engine.rules import kind_label
 
 from .cards import card_row
 
@@ -33,16 +34,6 @@ def subtract(value, other):
     if value is None or other is None:
         return None
     return Decimal(value) - Decimal(other)
-
-
-@register.filter
-def signed_money(amount, currency: str = ""):
-    """+10.00 EUR, −2.50 EUR, or 0.00 EUR; "—" when there is nothing to compare."""
-    if amount is None:
-        return mark_safe('<span class="money subtle">—</span>')
-    amount = Decimal(amount)
-    text = f"{amount:+,.2f}".replace("-", "−") if amount else f"{amount:,.2f}"
-    return format_html('<span class="money">{} <span class="currency">{}</span></span>', text, currency)
 
 
 @register.simple_tag(takes_context=True)
@@ -134,13 +125,13 @@ def bet_row(bet, currency):
         f'<td class="mono nowrap">{escape(bet.bet_id)}</td>'
         f'<td class="mono nowrap">{escape(bet.player.external_id)}</td>'
         f'<td class="mono nowrap">{escape(bet.spot)}</td>'
-        f"<td>{escape(bet.kind)}{notes}</td>"
+        f"<td>{escape(kind_label(bet.kind))}{notes}</td>"
         f'<td class="number">{money_html(bet.stake, currency)}</td>'
         f'<td class="number">{money_html(bet.wagered, currency)}</td>'
         f'<td class="number{wagered_differs}">{money_html(bet.computed_wagered, currency)}</td>'
         f'<td class="number">{money_html(bet.returned, currency)}</td>'
         f'<td class="number{returned_differs}">{money_html(bet.computed_returned, currency)}</td>'
-        f'<td class="number{returned_differs}">{signed_money(bet.difference, currency)}</td>'
+        f'<td class="number{returned_differs}">{money_html(bet.difference, currency)}</td>'
         f"<td>{findings or NO_FINDING}</td></tr>"
     )
 

@@ -1,22 +1,18 @@
-"""Template filters shared by every page: money with its currency, times in UTC with the zone shown."""
+"""Template filters shared by every page: money with its currency, bet kinds by their labels, times in
+UTC with the zone shown."""
 
 from datetime import UTC, datetime
 from decimal import Decimal
 
 from django import template
-from django.utils.safestring import SafeString
 
-from config.html import escaped, format_html
+from config.html import format_html
+from config.money import money as money_markup
+from config.money import money_text as money_text  # re-exported: older callers import it from here
 from config.table_rows import table_rows as rows_of
+from rounds.engine.rules import kind_label
 
 register = template.Library()
-
-
-def money_text(amount: Decimal | None) -> str:
-    """1234.5 -> "1,234.50"; None -> "—"."""
-    if amount is None:
-        return "—"
-    return f"{Decimal(amount):,.2f}"
 
 
 def utc_text(moment: datetime | None) -> str:
@@ -40,17 +36,14 @@ def odds(value):
 
 @register.filter
 def money(amount, currency: str = ""):
-    """{{ limit.min_stake|money:table.currency }} -> a right-aligned amount with its currency."""
-    return money_html(amount, escaped(currency))
+    """{{ limit.min_stake|money:table.currency }} -> "2,500.00 EUR" as config/money.py shows money."""
+    return money_markup(amount, currency)
 
 
-def money_html(amount, currency_html: str) -> SafeString:
-    """`money` with the currency already escaped: for rows that show many amounts of one currency."""
-    if amount is None:
-        return SafeString('<span class="money">—</span>')
-    return SafeString(
-        f'<span class="money">{money_text(amount)} <span class="currency">{currency_html}</span></span>'
-    )
+@register.filter
+def bet_kind(kind: str) -> str:
+    """{{ bet.kind|bet_kind }} -> "21+3": a bet kind by its label."""
+    return kind_label(kind)
 
 
 @register.filter
