@@ -7,10 +7,10 @@ derandomized) and sends them through the WSGI application, in-process, against t
 database, inside the test's transaction: nothing a POST or PATCH writes outlives the test.
 
 The world the requests meet is built once for the module and rolled back after it: seed_demo's
-tables, limits, players and users (one per role, each with an API token), the shared example
-rounds (the cancelled one opens an incident), a wrongly paid round with a proposed re-settlement,
-and a day of report rows with its PDF. Path parameters are made-up values or, as often, ones that
-exist, so that operations are exercised beyond a 404.
+tables, limits, players and users (one per role, each with an API token), the fixture rounds of
+tests/fixtures/ (the cancelled one opens an incident), a wrongly paid round with a proposed
+re-settlement, and a day of report rows with its PDF. Path parameters are made-up values or, as
+often, ones that exist, so that operations are exercised beyond a 404.
 
 Anonymous requests carry no credentials, or made-up ones (schemathesis fills in the token header
 and session cookie the schema documents), and must all be refused.
@@ -22,7 +22,6 @@ them; and every 4xx a JSON object with a message: {"detail": "..."} or {"field":
 import json
 from decimal import Decimal
 from io import StringIO
-from pathlib import Path
 
 import pytest
 import schemathesis
@@ -46,8 +45,8 @@ from rounds.services import resettlement_propose
 from tables.models import Table, TableConfiguration
 from tests.api_support import client_as
 from tests.factories import report_rows
+from tests.fixtures import round_document, round_documents
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
 MAX_EXAMPLES = 10  # generated requests per operation and role
 # Each role's seed_demo user; anonymous sends no credentials.
 USERS = {
@@ -57,7 +56,7 @@ USERS = {
     "customer_service": "customer-service",
     "game_server": "game-server",
 }
-EXAMPLE_ROUND_IDS = [json.loads(path.read_text())["round_id"] for path in sorted(EXAMPLES.glob("*.json"))]
+FIXTURE_ROUND_IDS = [document["round_id"] for document in round_documents()]
 # Path parameter values that exist, filled in by `world`: EXISTING[kind] (see `_kind`).
 EXISTING: dict[str, list] = {}
 
@@ -78,7 +77,7 @@ schema = schemathesis.openapi.from_dict(
             "dictionaries": {
                 "tables": {"values": ["DLX1", "BND1", "CLS1", "MPB1"]},
                 "players": {"values": ["P1001", "P2002", "T9001"]},
-                "rounds": {"values": EXAMPLE_ROUND_IDS},
+                "rounds": {"values": FIXTURE_ROUND_IDS},
             },
             "parameters": {
                 "body.table": {"dictionary": "tables", "probability": 0.5},
@@ -151,8 +150,8 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
         transaction.atomic(),
     ):
         call_command("seed_demo", stdout=StringIO())
-        for path in sorted(EXAMPLES.glob("*.json")):
-            round_ingest(document=json.loads(path.read_text()))
+        for document in round_documents():
+            round_ingest(document=document)
         resettlement = resettlement_propose(
             round_=_wrongly_paid(), proposed_by=_user("compliance"), reason="Paid 5.00 short"
         )
@@ -188,8 +187,8 @@ def _user(username: str):
 
 
 def _wrongly_paid() -> Round:
-    """The Deluxe split/double/behind example, under new ids, its first bet paid 5.00 short."""
-    document = json.loads((EXAMPLES / "deluxe-split-double-behind.json").read_text())
+    """The Deluxe split/double/behind fixture round, under new ids, its first bet paid 5.00 short."""
+    document = round_document("deluxe-split-double-play-behind")
     document["round_id"] += "-W"
     document["shoe"] += "-W"
     for bet in document["bets"]:

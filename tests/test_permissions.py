@@ -156,14 +156,10 @@ def _an_incident_and_a_resettlement(dlx) -> dict:
 
 
 def _a_round() -> str:
-    import json
-    from pathlib import Path
-
     from rounds.ingest import round_ingest
+    from tests.fixtures import round_document
 
-    examples = Path(__file__).resolve().parents[2] / "shared" / "examples"
-    document = json.loads((examples / "deluxe-split-double-behind.json").read_text())
-    return round_ingest(document=document).round.round_id
+    return round_ingest(document=round_document("deluxe-split-double-play-behind")).round.round_id
 
 
 def arguments(name: str, world: dict) -> dict:

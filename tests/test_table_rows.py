@@ -19,7 +19,8 @@ from rounds.models import Round
 from rounds.review import round_review
 from rounds.services import incident_open, resettlement_propose
 from tables.models import Table
-from tests.rounds.corrections_support import example, ingest, renamed, wrongly_paid
+from tests.fixtures import round_document
+from tests.rounds.corrections_support import ingest, renamed, wrongly_paid
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ LISTS = [
     ("limits:personal_limit_list", ()),
     ("rounds:round_list", ()),
     ("rounds:round_list", ({"has_findings": "true"})),
-    ("rounds:play_record", ("P1001",)),
+    ("rounds:play_record", ("P7101",)),  # the seated player of wrongly_paid's split round
     ("rounds:incident_list", ()),
     ("rounds:resettlement_list", ()),
     ("reports:archive", ()),
@@ -57,12 +58,12 @@ def history():
     call_command("seed_demo", verbosity=0)
     users = get_user_model().objects
     for name in (
-        "deluxe-surrender-and-auto-play",
-        "boundless-shared-deal",
-        "classic-perfect-pairs-21-plus-3",
+        "deluxe-surrender-auto-play",
+        "boundless-shared-deal-split-double",
+        "classic-perfect-pairs-21-plus-3-behind",
     ):
-        ingest(example(f"{name}.json"))
-    ingest(renamed(example("classic-cancelled-network-failure.json"), "-X"))
+        ingest(round_document(name))
+    ingest(renamed(round_document("classic-network-failure-refunds"), "-X"))
     wrong = wrongly_paid()
     resettlement_propose(round_=wrong, proposed_by=users.get(username="compliance"), reason="Short paid.")
     round_review(round_=wrong, reviewed_by=users.get(username="compliance"), comment="Seen.")

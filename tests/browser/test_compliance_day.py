@@ -14,7 +14,7 @@ from tests.rounds.corrections_support import wrongly_paid
 
 pytestmark = pytest.mark.browser
 
-DAY = "2026-11-28"  # the day the shared examples were played
+DAY = "2026-11-28"  # the day the fixture rounds were played (tests/fixtures/README.md)
 
 
 @pytest.fixture
@@ -30,7 +30,7 @@ def test_compliance_corrects_a_round_and_downloads_the_days_pdf(page, demo, tmp_
     page.click(f"a:has-text('{round_.round_id}')")
     page.wait_for_url(re.compile(rf"/rounds/{round_.round_id}/$"))
     assert page.locator(".finding, .has-finding").count() > 0
-    page.fill("#corrections textarea[name=reason]", "B-1 was paid 5.00 short")
+    page.fill("#corrections textarea[name=reason]", "D23-1 was paid 5.00 short")
     page.click("#corrections button:has-text('Propose the re-settlement')")
     page.wait_for_url(re.compile(r"/rounds/resettlements/\d+/$"))
     page.click("button:has-text('Log out')")

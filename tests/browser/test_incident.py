@@ -52,20 +52,20 @@ def test_a_supervisor_opens_an_incident_and_cancels_the_round(page, demo):
     screenshot(page, "incident-open")
     page.click("button:has-text('Cancel the round and refund')")
     page.wait_for_load_state()
-    assert page.get_by_text("3 refund(s) recorded").is_visible()
+    assert page.get_by_text("6 refund(s) recorded").is_visible()
     refunds = page.locator("section:has(h2:has-text('Refunds'))")
-    assert "36.00" in refunds.inner_text() and "blackjack paid 3:2" in refunds.inner_text()
+    assert "77.50" in refunds.inner_text() and "blackjack paid 3:2" in refunds.inner_text()
     screenshot(page, "incident-cancelled")
     page.goto("/rounds/incidents/")
     screenshot(page, "incident-list")
-    assert Refund.objects.count() == 3 and Table.objects.get(code="CLS1").status == "open"
+    assert Refund.objects.count() == 6 and Table.objects.get(code="CLS1").status == "open"
 
 
 def test_compliance_proposes_a_resettlement_and_a_supervisor_approves(page, demo):
     round_ = wrongly_paid()
     log_in(page, "compliance", "compliance-demo")
     page.goto(f"/rounds/{round_.round_id}/")
-    page.fill("#corrections textarea[name=reason]", "B-1 was paid 5.00 short of the split and double")
+    page.fill("#corrections textarea[name=reason]", "D23-1 was paid 5.00 short of the split and double")
     screenshot(page, "round-corrections-propose")
     page.click("#corrections button:has-text('Propose the re-settlement')")
     page.wait_for_url(re.compile(r"/rounds/resettlements/\d+/$"))

@@ -1,10 +1,7 @@
 """Compliance recalls a round in a real browser: the cards are drawn, the wrong payout is shown on
 its bet, and the round is signed off."""
 
-import copy
-import json
 import re
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -12,19 +9,16 @@ from django.core.management import call_command
 from rounds.ingest import round_ingest
 from rounds.models import Round
 from tests.browser.conftest import log_in, screenshot
+from tests.fixtures import round_document
 
 pytestmark = pytest.mark.browser
-
-EXAMPLE = (
-    Path(__file__).resolve().parents[2].parent / "shared" / "examples" / "deluxe-split-double-behind.json"
-)
 
 
 @pytest.fixture
 def split_round(transactional_db):
     call_command("seed_demo", verbosity=0)
-    document = copy.deepcopy(json.loads(EXAMPLE.read_text()))
-    next(bet for bet in document["bets"] if bet["bet_id"] == "B-3")["returned"] = "45.00"  # pays 50.00
+    document = round_document("deluxe-split-double-play-behind")
+    next(bet for bet in document["bets"] if bet["bet_id"] == "D23-3")["returned"] = "25.00"  # pays 30.00
     return round_ingest(document=document).round
 
 
@@ -37,14 +31,15 @@ def test_compliance_recalls_a_split_round_with_a_wrong_payout(page, split_round)
     page.wait_for_url(re.compile(rf"/rounds/{split_round.round_id}/$"))
 
     cards = page.locator("#spots .playing-card")
-    assert cards.count() == 7  # seat 1's two split hands (3 + 2 cards) and seat 3's blackjack
-    ten = page.locator('#spots .playing-card[data-card="TD"]')
-    assert ten.inner_text().split() == ["10", "♦"]
-    assert "red" in ten.get_attribute("class")
-    assert ten.evaluate("e => getComputedStyle(e).color") == "rgb(200, 16, 46)"
-    spade = page.locator('.deal .playing-card[data-card="9S"]')
-    assert spade.evaluate("e => getComputedStyle(e).color") == "rgb(17, 24, 39)"
-    box = ten.bounding_box()
+    assert cards.count() == 8  # seat 2's two split hands (3 + 3 cards) and seat 5's blackjack
+    diamond = page.locator('#spots .playing-card[data-card="6D"]')
+    assert diamond.inner_text().split() == ["6", "♦"]
+    assert "red" in diamond.get_attribute("class")
+    assert diamond.evaluate("e => getComputedStyle(e).color") == "rgb(200, 16, 46)"
+    ten = page.locator('.deal .playing-card[data-card="TS"]')  # the facilitator's hole card
+    assert ten.inner_text().split() == ["10", "♠"]
+    assert ten.evaluate("e => getComputedStyle(e).color") == "rgb(17, 24, 39)"
+    box = diamond.bounding_box()
     assert box["width"] > 25 and box["height"] > box["width"]  # drawn as a card, not a bare code
 
     finding = page.locator("#findings li.finding")
@@ -52,7 +47,7 @@ def test_compliance_recalls_a_split_round_with_a_wrong_payout(page, split_round)
     assert "wrong_returned" in page.locator("#findings").inner_text()
     bet_row = page.locator("#bets tr.has-finding")
     assert bet_row.count() == 1
-    assert "B-3" in bet_row.inner_text() and "+5.00" in bet_row.inner_text()
+    assert "D23-3" in bet_row.inner_text() and "5.00" in bet_row.inner_text()
     screenshot(page, "compliance-round-recall")
 
     # The document as received is fetched when its panel is opened.

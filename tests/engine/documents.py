@@ -1,23 +1,12 @@
-"""Building small round documents for engine tests, in the shape of ../shared/round-format.md."""
+"""Building small round documents for engine tests, in the shape of docs/round-format.md."""
 
 import copy
-import json
-from pathlib import Path
 
 from rounds.engine.replay import replay
 from rounds.engine.rules import preset
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
 GAME_OF_TABLE = {"DLX1": "deluxe", "BND1": "boundless", "CLS1": "classic", "MPB1": "multiplayer"}
 TABLE_OF_GAME = {game: table for table, game in GAME_OF_TABLE.items()}
-
-
-def example(name: str) -> dict:
-    return json.loads((EXAMPLES / name).read_text())
-
-
-def example_names() -> list[str]:
-    return sorted(path.name for path in EXAMPLES.glob("*.json"))
 
 
 def replay_document(document: dict):

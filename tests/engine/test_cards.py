@@ -4,17 +4,19 @@ from tests.engine.documents import (
     bet,
     changed,
     codes,
-    example,
     hand,
     player_spot,
     replay_document,
     round_document,
     seat,
 )
+from tests.fixtures import round_document as fixture_round
 
 
 def test_a_card_that_does_not_exist_is_reported_and_nothing_is_settled():
-    document = changed(example("deluxe-split-double-behind.json"), lambda d: d["dealer"].__setitem__(1, "1X"))
+    document = changed(
+        fixture_round("deluxe-split-double-play-behind"), lambda d: d["dealer"].__setitem__(1, "1X")
+    )
     result = replay_document(document)
     assert [f.code for f in result.findings] == ["bad_card"]
     assert "'1X'" in result.findings[0].message

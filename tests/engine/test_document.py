@@ -3,11 +3,12 @@
 import pytest
 
 from rounds.engine.document import RoundFormatError, parse_round
-from tests.engine.documents import changed, example
+from tests.engine.documents import changed
+from tests.fixtures import round_document
 
 
 def refusal(edit, strict_cards=False) -> str:
-    document = changed(example("deluxe-split-double-behind.json"), edit)
+    document = changed(round_document("deluxe-split-double-play-behind"), edit)
     with pytest.raises(RoundFormatError) as error:
         parse_round(document, strict_cards=strict_cards)
     return error.value.field
@@ -22,10 +23,10 @@ def refusal(edit, strict_cards=False) -> str:
         (lambda d: d.update(status="cancelled"), "cancel_reason"),
         (lambda d: d.update(number=0), "number"),
         (lambda d: d.update(opened_at="yesterday"), "opened_at"),
-        (lambda d: d.update(closed_at="2026-11-28T14:00:00Z"), "closed_at"),
+        (lambda d: d.update(opened_at=d["closed_at"], closed_at=d["opened_at"]), "closed_at"),
         (lambda d: d.update(dealer="9S 7H"), "dealer"),
         (lambda d: d["spots"][0].pop("player"), "spots[0].player"),
-        (lambda d: d["spots"][1].update(spot="1"), "spots[1].spot"),
+        (lambda d: d["spots"][1].update(spot=d["spots"][0]["spot"]), "spots[1].spot"),
         (lambda d: d["spots"][0]["hands"][0]["actions"].append("dance"), "spots[0].hands[0].actions[2]"),
         (lambda d: d["bets"][2].update(stake="-20.00"), "bets[2].stake"),
         (lambda d: d["bets"][2].update(stake="0.00"), "bets[2].stake"),
@@ -33,7 +34,7 @@ def refusal(edit, strict_cards=False) -> str:
         (lambda d: d["bets"][2].update(stake=20.0), "bets[2].stake"),
         (lambda d: d["bets"][2].update(kind="lucky_seven"), "bets[2].kind"),
         (lambda d: d["bets"][2].update(spot="9"), "bets[2].spot"),
-        (lambda d: d["bets"][3].update(bet_id="B-1"), "bets[3].bet_id"),
+        (lambda d: d["bets"][3].update(bet_id=d["bets"][0]["bet_id"]), "bets[3].bet_id"),
         (lambda d: d["bets"][3].update(follow_double="yes"), "bets[3].follow_double"),
     ],
 )
@@ -57,7 +58,7 @@ def test_strict_cards_refuses_a_card_that_does_not_exist():
 def test_it_reads_automatic_decisions_with_what_was_requested():
     record = parse_round(
         changed(
-            example("deluxe-surrender-and-auto-play.json"),
+            round_document("deluxe-surrender-auto-play"),
             lambda d: d["spots"][1]["hands"][0]["actions"].__setitem__(
                 0, {"action": "auto_hit", "requested": "double"}
             ),

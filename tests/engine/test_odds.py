@@ -482,7 +482,7 @@ def test_ten_value_pairs_split_by_rank_only_when_both_cards_are_of_one_rank():
 #   top of a full 8-deck shoe: cards dealt in order (hole card before the player's hits, split hands one
 #   after the other), decisions by strategy.basic_strategy; mean and standard error. Boundless plays the
 #   main game by Deluxe's rules. Must agree within 4 standard errors.
-# - PUBLISHED: the operators' rule sheets (../shared/rules/), "maximum RTP", rounded to 0.01 and worked
+# - PUBLISHED: the maximum RTP on the operators' rule sheets (docs/rules.md), rounded to 0.01 and worked
 #   out by the operator with their own assumptions, so only a sanity bound: 0.06 pp.
 # - ESTIMATE: the usual additive rule effects from a single-deck baseline (thecolorofblackjack.com,
 #   "solution one": -0.02 single deck S17, -0.55 eight decks, +0.13 double after split, -0.03 no

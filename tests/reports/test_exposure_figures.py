@@ -19,8 +19,8 @@ from django.core.management import call_command
 from django.db import connection
 from freezegun import freeze_time
 
+from config.gaming_day import gaming_day
 from reports.daily import table_day_compute
-from reports.gaming_day import gaming_day
 from reports.models import DailyExposure, DailyFigures, ReportRun, RunTrigger
 from rounds.engine.rules import SIDE_OPTION_PATTERNS, preset
 from rounds.engine.simulate import simulate

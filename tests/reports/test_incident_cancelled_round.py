@@ -24,7 +24,7 @@ from tests.rounds.corrections_support import classic_completed_blackjack, ingest
 
 pytestmark = pytest.mark.django_db
 
-DAY = date(2026, 11, 28)  # the day the shared examples were played
+DAY = date(2026, 11, 28)  # the day the fixture rounds were played (tests/fixtures/README.md)
 
 
 def test_a_round_cancelled_in_an_incident_leaves_the_rtp_figures():

@@ -16,7 +16,7 @@ from django.db import OperationalError
 from django.utils import timezone
 
 import reports.daily
-from reports.gaming_day import gaming_day, last_closed_gaming_day
+from config.gaming_day import gaming_day, last_closed_gaming_day
 from reports.models import (
     DailyExposure,
     DailyFigures,

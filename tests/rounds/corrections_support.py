@@ -1,4 +1,4 @@
-"""Shared by the re-settlement and incident tests: the demo data, example rounds, and the URLs.
+"""Shared by the re-settlement and incident tests: the demo data, fixture rounds, and the URLs.
 
 `corrections_urls` makes sure the pages and endpoints of `rounds.incident_views`,
 `rounds.resettlement_views` and `rounds/api/{incidents,resettlements}.py` are reachable: through
@@ -6,10 +6,8 @@ the project's own URLconf once it includes them, or else through one built here 
 """
 
 import copy
-import json
 import types
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -18,12 +16,7 @@ from django.urls import NoReverseMatch, include, path, reverse
 
 from rounds.ingest import round_ingest
 from rounds.models import Round
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
-
-
-def example(name: str) -> dict:
-    return json.loads((EXAMPLES / name).read_text())
+from tests.fixtures import round_document
 
 
 def demo_user(username: str):
@@ -45,21 +38,32 @@ def renamed(document: dict, suffix: str) -> dict:
 
 
 def wrongly_paid(suffix: str = "-W", *, short: str = "5.00") -> Round:
-    """The Deluxe split/double/behind example with its first bet paid `short` less than it should."""
-    document = renamed(example("deluxe-split-double-behind.json"), suffix)
+    """The Deluxe split/double/behind fixture with its first bet (D23-1, 90.00) paid `short` less
+    than it should."""
+    document = renamed(round_document("deluxe-split-double-play-behind"), suffix)
     bet = document["bets"][0]
     bet["returned"] = str(Decimal(bet["returned"]) - Decimal(short))
     return ingest(document)
 
 
 def classic_completed_blackjack(suffix: str = "-C") -> dict:
-    """The classic network-failure example as if the round had been played out: the facilitator
-    draws to 19, the blackjack (B-61) is paid 3:2, the 16 and the Perfect Pairs bet lose."""
-    document = renamed(example("classic-cancelled-network-failure.json"), suffix)
+    """The classic network-failure fixture as if the round had been played out: seat 6 stands on 14,
+    the facilitator draws 6H to 18; the blackjack (C18-1) and the bet behind it (C18-2) are paid 3:2,
+    the 14 loses and so do the side bets but seat 6's mixed pair, 6:1 (tests/fixtures/README.md)."""
+    document = renamed(round_document("classic-network-failure-refunds"), suffix)
     document["status"] = "completed"
     del document["cancel_reason"]
-    document["dealer"] = ["6C", "8H", "5S"]
-    returned = {"B-61": "25.00", "B-62": "0.00", "B-63": "0.00"}
+    document["dealer"] = ["8S", "4D", "6H"]
+    (seat_6,) = [spot for spot in document["spots"] if spot["spot"] == "6"]
+    seat_6["hands"][0]["actions"] = ["stand"]
+    returned = {
+        "C18-1": "50.00",
+        "C18-2": "10.00",
+        "C18-3": "0.00",
+        "C18-4": "0.00",
+        "C18-5": "0.00",
+        "C18-6": "14.00",
+    }
     for bet in document["bets"]:
         bet["returned"] = returned[bet["bet_id"].removesuffix(suffix)]
     return document

@@ -3,7 +3,6 @@ found the round list answering "" where the schema named only the four reasons).
 
 import io
 import json
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -12,8 +11,7 @@ from drf_spectacular.renderers import OpenApiJsonRenderer
 
 from rounds.ingest import round_ingest
 from tests.api_support import client_as
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
+from tests.fixtures import round_document
 
 
 def choices(schema: dict, field: dict) -> set[str]:
@@ -26,7 +24,7 @@ def choices(schema: dict, field: dict) -> set[str]:
 @pytest.mark.django_db
 def test_a_completed_rounds_blank_cancel_reason_is_in_the_schema():
     call_command("seed_demo", stdout=io.StringIO())
-    document = json.loads((EXAMPLES / "deluxe-split-double-behind.json").read_text())
+    document = round_document("deluxe-split-double-play-behind")
     round_id = round_ingest(document=document).round.round_id
     client = client_as("compliance")
     assert client.get("/api/rounds/").json()["results"][0]["cancel_reason"] == ""

@@ -3,8 +3,6 @@ supervisors, customer service): answers, batches, bad input, permissions per rol
 
 import copy
 import io
-import json
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -12,16 +10,16 @@ from rest_framework.test import APIClient
 
 from rounds.models import Bet, Finding, Hand, Incident, Round, Shoe, Spot
 from tests.api_support import assert_denied, client_as
+from tests.fixtures import ROUND_NAMES, round_document
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
 ROUND_MODELS = (Round, Shoe, Spot, Hand, Bet, Finding, Incident)
 URL = "/api/rounds/"
 
 pytestmark = pytest.mark.django_db
 
 
-def example(name: str = "deluxe-split-double-behind") -> dict:
-    return json.loads((EXAMPLES / f"{name}.json").read_text())
+def example(name: str = "deluxe-split-double-play-behind") -> dict:
+    return round_document(name)
 
 
 def nothing_stored() -> bool:
@@ -45,8 +43,8 @@ def test_a_new_round_is_201_with_its_summary(game_server):
     body = response.json()
     assert body["round_id"] == document["round_id"]
     assert body["status"] == "completed" and body["finding_count"] == 0
-    assert body["computed_wagered"] == body["wagered"] == "67.00"
-    assert body["computed_returned"] == body["returned"] == "152.00"
+    assert body["computed_wagered"] == body["wagered"] == "96.25"  # tests/fixtures/README.md
+    assert body["computed_returned"] == body["returned"] == "233.12"
     assert body["url"].endswith(f"/api/rounds/{document['round_id']}/")
     assert response["Location"] == body["url"]
 
@@ -115,8 +113,13 @@ def test_bad_json_is_400(game_server):
 
 
 def test_a_batch_with_one_bad_document_is_refused_whole_naming_it(game_server):
-    documents = [example("boundless-shared-deal"), example(), example("multiplayer-no-hole-card"), example()]
-    documents[3]["round_id"] = "DLX1-S0001-099"
+    documents = [
+        example("boundless-shared-deal-split-double"),
+        example(),
+        example("multiplayer-facilitator-blackjack-no-hole-card"),
+        example(),
+    ]
+    documents[3]["round_id"] = "DLX1-S0412-099"
     documents[3]["bets"][2]["stake"] = "-5.00"
     response = game_server.post(URL, {"rounds": documents}, format="json")
     assert response.status_code == 400
@@ -129,13 +132,18 @@ def test_a_batch_answers_each_round_in_order(game_server):
     game_server.post(URL, stored, format="json")
     changed = copy.deepcopy(stored)
     changed["closed_at"] = "2026-11-28T23:00:00Z"
-    batch = [example("boundless-shared-deal"), stored, changed, example("multiplayer-no-hole-card")]
+    batch = [
+        example("boundless-shared-deal-split-double"),
+        stored,
+        changed,
+        example("multiplayer-facilitator-blackjack-no-hole-card"),
+    ]
     response = game_server.post(URL, {"rounds": batch}, format="json")
     assert response.status_code == 200, response.content
     body = response.json()
     assert [result["status"] for result in body["results"]] == [201, 200, 409, 201]
     assert (body["stored"], body["already_stored"], body["conflicts"]) == (2, 1, 1)
-    assert body["results"][0]["round"]["round_id"] == "BND1-S0007-012"
+    assert body["results"][0]["round"]["round_id"] == "BND1-S0233-008"
     assert "round_id" in body["results"][2]["errors"]
     assert Round.objects.count() == 3
 
@@ -161,11 +169,13 @@ def test_a_game_server_token_ingests(demo):
 
 @pytest.fixture
 def stored(game_server):
-    for path in sorted(EXAMPLES.glob("*.json")):
-        assert game_server.post(URL, json.loads(path.read_text()), format="json").status_code == 201
+    """Every fixture round, and the Deluxe split round again as the next round of its shoe with its
+    first bet paid nothing."""
+    for name in ROUND_NAMES:
+        assert game_server.post(URL, round_document(name), format="json").status_code == 201
     document = example()
-    document["round_id"] = "DLX1-S0001-008"
-    document["number"] = 8
+    document["round_id"] = "DLX1-S0412-026"
+    document["number"] = 26  # after the fixtures' rounds 23-25 of shoe DLX1-S0412
     for bet in document["bets"]:
         bet["bet_id"] += "-8"
     document["bets"][0]["returned"] = "0.00"
@@ -182,21 +192,22 @@ def test_the_list_is_newest_first_behind_a_cursor_with_no_count(stored):
         seen += [row["round_id"] for row in body["results"]]
         url = body["next"]
     ids = list(Round.objects.order_by("-id").values_list("round_id", flat=True))
-    assert seen == ids and len(seen) == 8
+    assert seen == ids and len(seen) == len(ROUND_NAMES) + 1
 
 
 def test_the_list_takes_the_rounds_page_filters(stored):
     client = client_as("supervisor")
     rows = client.get(URL, {"table": "DLX1"}).json()["results"]
-    assert {row["table"] for row in rows} == {"DLX1"} and len(rows) == 4
+    deluxe = sum(1 for name in ROUND_NAMES if round_document(name)["table"] == "DLX1")
+    assert {row["table"] for row in rows} == {"DLX1"} and len(rows) == deluxe + 1
     rows = client.get(URL, {"has_findings": "true"}).json()["results"]
-    assert [row["round_id"] for row in rows] == ["DLX1-S0001-008"]
+    assert [row["round_id"] for row in rows] == ["DLX1-S0412-026"]
     rows = client.get(URL, {"status": "cancelled"}).json()["results"]
-    assert [row["round_id"] for row in rows] == ["CLS1-S0002-031"]
+    assert [row["round_id"] for row in rows] == ["CLS1-S0088-018"]
 
 
 def test_a_round_shows_spots_hands_bets_side_by_side_and_findings(stored):
-    body = client_as("compliance").get(f"{URL}DLX1-S0001-008/").json()
+    body = client_as("compliance").get(f"{URL}DLX1-S0412-026/").json()
     document = example()
     assert [spot["spot"] for spot in body["spots"]] == [spot["spot"] for spot in document["spots"]]
     assert body["spots"][0]["hands"][0]["cards"] == document["spots"][0]["hands"][0]["cards"]
@@ -220,7 +231,7 @@ READERS = {"supervisor", "compliance", "customer_service"}
 @pytest.mark.parametrize("role", [None, "supervisor", "compliance", "customer_service", "game_server"])
 def test_only_readers_read_rounds(stored, role):
     client = client_as(role)
-    for url in (URL, f"{URL}DLX1-S0001-005/"):
+    for url in (URL, f"{URL}DLX1-S0412-023/"):
         response = client.get(url)
         if role in READERS:
             assert response.status_code == 200

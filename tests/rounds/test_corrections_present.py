@@ -35,7 +35,7 @@ def test_a_clean_round_has_nothing():
 def test_a_wrongly_paid_round_then_its_resettlement():
     round_ = wrongly_paid()
     assert corrections_present(round_) == orm_present(round_) == Present(False, False, False, True)
-    resettlement_propose(round_=round_, proposed_by=demo_user("compliance"), reason="B-1 short")
+    resettlement_propose(round_=round_, proposed_by=demo_user("compliance"), reason="D23-1 short")
     assert corrections_present(round_) == orm_present(round_) == Present(True, False, False, True)
 
 

@@ -50,9 +50,12 @@ def test_a_supervisor_opens_notes_and_cancels_a_round():
     body = cancelled.json()
     assert body["status"] == "cancelled" and body["closed_by"] == "supervisor"
     assert {r["bet"]: r["amount"] for r in body["refunds"]} == {
-        "B-61-C": "25.00",
-        "B-62-C": "10.00",
-        "B-63-C": "1.00",
+        "C18-1-C": "50.00",
+        "C18-2-C": "10.00",
+        "C18-3-C": "1.50",
+        "C18-4-C": "2.00",
+        "C18-5-C": "12.00",
+        "C18-6-C": "2.00",
     }
     listed = client("compliance").get("/api/incidents/", {"status": "cancelled", "table": "CLS1"}).json()
     assert [i["id"] for i in listed["results"]] == [incident["id"]]
@@ -90,7 +93,7 @@ def test_cancelling_a_round_twice_is_409():
         f"/api/incidents/{second['id']}/cancel-round", {"round": round_.round_id, "reason": "y"}
     )
     assert again.status_code == 409 and "cancelled already" in again.json()["round"][0]
-    assert Refund.objects.count() == 3
+    assert Refund.objects.count() == 6
 
 
 def test_reopening_the_table_is_refused_while_the_incident_is_open():

@@ -53,9 +53,9 @@ def test_a_supervisor_opens_notes_and_cancels_a_round_and_sees_the_refunds():
     )
     assert response.status_code == 302
     page = client.get(f"/rounds/incidents/{incident.pk}/", follow=True).content.decode()
-    assert "36.00" in page and "25.00" in page and "blackjack paid 3:2" in page
+    assert "77.50" in page and "50.00" in page and "blackjack paid 3:2" in page
     assert "Round cancelled" in page and "Add a note" not in page
-    assert Refund.objects.count() == 3
+    assert Refund.objects.count() == 6
 
 
 def test_resume_from_the_page():

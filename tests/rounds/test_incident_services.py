@@ -10,12 +10,12 @@ from rounds import services
 from rounds.models import Incident, IncidentNote, Refund
 from tables.models import Table
 from tables.services import table_set_status
+from tests.fixtures import round_document
 from tests.rounds.corrections_support import (  # noqa: F401
     classic_completed_blackjack,
     corrections_urls,
     demo,
     demo_user,
-    example,
     ingest,
     renamed,
 )
@@ -106,12 +106,17 @@ def test_cancelling_a_completed_round_refunds_the_wager_and_pays_a_dealt_blackja
     )
     incident.refresh_from_db()
     assert incident.status == "cancelled" and incident.closed_by.username == "supervisor"
+    # The blackjack's seat play and the bet behind it paid 3:2, the rest refunded
+    # (tests/fixtures/README.md, classic-network-failure-refunds).
     assert refunds(incident) == {
-        "B-61-C": Decimal("25.00"),
-        "B-62-C": Decimal("10.00"),
-        "B-63-C": Decimal("1.00"),
+        "C18-1-C": Decimal("50.00"),
+        "C18-2-C": Decimal("10.00"),
+        "C18-3-C": Decimal("1.50"),
+        "C18-4-C": Decimal("2.00"),
+        "C18-5-C": Decimal("12.00"),
+        "C18-6-C": Decimal("2.00"),
     }
-    assert "3 bet(s) refunded, 36.00 EUR in all" in incident.notes.last().text
+    assert "6 bet(s) refunded, 77.50 EUR in all" in incident.notes.last().text
     assert table().status == "open"  # this incident had paused it
 
 
@@ -122,16 +127,19 @@ def test_without_a_network_failure_the_blackjack_gets_its_wager_back():
         incident=incident, round_=round_, cancelled_by=demo_user("supervisor"), reason="x"
     )
     assert refunds(incident) == {
-        "B-61-C": Decimal("10.00"),
-        "B-62-C": Decimal("10.00"),
-        "B-63-C": Decimal("1.00"),
+        "C18-1-C": Decimal("20.00"),
+        "C18-2-C": Decimal("4.00"),
+        "C18-3-C": Decimal("1.50"),
+        "C18-4-C": Decimal("2.00"),
+        "C18-5-C": Decimal("12.00"),
+        "C18-6-C": Decimal("2.00"),
     }
     incident.refresh_from_db()
     assert incident.round == round_
 
 
 def test_a_round_the_server_cancelled_opens_an_incident_and_its_refunds_come_when_it_ends():
-    round_ = ingest(example("classic-cancelled-network-failure.json"))
+    round_ = ingest(round_document("classic-network-failure-refunds"))
     incident = Incident.objects.get(table=table())
     assert (incident.status, incident.round, incident.kind, incident.opened_by) == (
         "open",
@@ -147,20 +155,27 @@ def test_a_round_the_server_cancelled_opens_an_incident_and_its_refunds_come_whe
     services.incident_cancel_round(
         incident=incident, round_=round_, cancelled_by=demo_user("supervisor"), reason="Server cancelled it"
     )
-    assert refunds(incident) == {"B-61": Decimal("25.00"), "B-62": Decimal("10.00"), "B-63": Decimal("1.00")}
+    assert refunds(incident) == {
+        "C18-1": Decimal("50.00"),
+        "C18-2": Decimal("10.00"),
+        "C18-3": Decimal("1.50"),
+        "C18-4": Decimal("2.00"),
+        "C18-5": Decimal("12.00"),
+        "C18-6": Decimal("2.00"),
+    }
 
 
 def test_a_second_cancelled_round_joins_the_open_incident_and_is_refunded_with_it():
     incident = open_incident()
-    first = ingest(renamed(example("classic-cancelled-network-failure.json"), "-1"))
-    second = ingest(renamed(example("classic-cancelled-network-failure.json"), "-2"))
+    first = ingest(renamed(round_document("classic-network-failure-refunds"), "-1"))
+    second = ingest(renamed(round_document("classic-network-failure-refunds"), "-2"))
     assert Incident.objects.count() == 1
     incident.refresh_from_db()
     assert incident.round == first
     services.incident_cancel_round(
         incident=incident, round_=first, cancelled_by=demo_user("supervisor"), reason="x"
     )
-    assert set(refunds(incident)) == {f"B-6{n}-{s}" for n in (1, 2, 3) for s in (1, 2)}
+    assert set(refunds(incident)) == {f"C18-{n}-{s}" for n in range(1, 7) for s in (1, 2)}
     assert second.round_id in incident.notes.last().text
 
 
@@ -179,7 +194,7 @@ def test_cancelling_a_round_twice_is_refused():
 
 
 def test_a_round_of_another_table_is_refused():
-    round_ = ingest(example("deluxe-split-double-behind.json"))
+    round_ = ingest(round_document("deluxe-split-double-play-behind"))
     incident = open_incident()
     before = snapshot()
     with pytest.raises(ValidationError) as error:

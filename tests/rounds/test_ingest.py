@@ -1,4 +1,4 @@
-"""Round ingest (`round_ingest`, `rounds_ingest`, `manage.py ingest`): the shared examples store
+"""Round ingest (`round_ingest`, `rounds_ingest`, `manage.py ingest`): the fixture rounds store
 clean, bad documents store nothing, resends and conflicts, findings across the rounds of a shoe,
 limits, players, incidents, and the configuration version in force when the round was played."""
 
@@ -6,7 +6,6 @@ import copy
 import json
 from datetime import timedelta
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -21,15 +20,11 @@ from rounds.models import Bet, Finding, Hand, Incident, Round, Shoe, Spot
 from tables.models import Table
 from tables.services import configuration_change
 from tests.factories import user
+from tests.fixtures import ROUND_NAMES, round_document, round_path, round_paths
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
 ROUND_MODELS = (Round, Shoe, Spot, Hand, Bet, Finding, Incident)
 
 pytestmark = pytest.mark.django_db
-
-
-def example(name: str) -> dict:
-    return json.loads((EXAMPLES / f"{name}.json").read_text())
 
 
 def variant(document: dict, round_id: str, *, number: int | None = None, **fields) -> dict:
@@ -61,12 +56,12 @@ def demo(db):
     call_command("seed_demo", stdout=open("/dev/null", "w"))
 
 
-# --- the shared examples ---------------------------------------------------------------------
+# --- the fixture rounds ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda path: path.stem)
-def test_each_example_stores_with_no_finding_and_the_reported_amounts(demo, path):
-    document = json.loads(path.read_text())
+@pytest.mark.parametrize("name", ROUND_NAMES)
+def test_each_fixture_round_stores_with_no_finding_and_the_reported_amounts(demo, name):
+    document = round_document(name)
     result = round_ingest(document=document)
     assert result.created
     stored = Round.objects.get(round_id=document["round_id"])
@@ -85,8 +80,8 @@ def test_each_example_stores_with_no_finding_and_the_reported_amounts(demo, path
 
 
 def test_a_paying_side_option_keeps_the_pattern_it_paid_for(demo):
-    for path in sorted(EXAMPLES.glob("*.json")):
-        round_ingest(document=json.loads(path.read_text()))
+    for name in ROUND_NAMES:
+        round_ingest(document=round_document(name))
     side_bets = Bet.objects.filter(kind__in=SIDE_OPTION_KINDS)
     won = side_bets.filter(computed_returned__gt=F("computed_wagered"))
     assert won.exists() and side_bets.filter(computed_returned=0).exists()
@@ -98,34 +93,34 @@ def test_a_paying_side_option_keeps_the_pattern_it_paid_for(demo):
     assert not Bet.objects.exclude(kind__in=SIDE_OPTION_KINDS).exclude(computed_pattern="").exists()
 
 
-def test_the_command_stores_all_seven_and_then_finds_them_stored(demo, capsys):
-    files = [str(path) for path in sorted(EXAMPLES.glob("*.json"))]
+def test_the_command_stores_every_file_and_then_finds_them_stored(demo, capsys):
+    files = [str(path) for path in round_paths()]
     call_command("ingest", *files)
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 7 and all(": stored: " in line for line in out)
-    assert Round.objects.count() == 7
+    assert len(out) == len(files) and all(": stored: " in line for line in out)
+    assert Round.objects.count() == len(files)
     call_command("ingest", *files)
     assert all(": already stored: " in line for line in capsys.readouterr().out.splitlines())
-    assert Round.objects.count() == 7
+    assert Round.objects.count() == len(files)
 
 
 def test_the_command_exits_2_naming_what_it_refused(demo, tmp_path, capsys):
     bad = tmp_path / "bad.json"
-    document = example("deluxe-split-double-behind")
+    document = round_document("deluxe-split-double-play-behind")
     document["bets"][2]["stake"] = "-10.00"
     bad.write_text(json.dumps(document))
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
-    good = EXAMPLES / "boundless-shared-deal.json"
+    good = round_path("boundless-shared-deal-split-double")
     conflicting = tmp_path / "conflict.json"
-    changed = example("boundless-shared-deal")
+    changed = round_document("boundless-shared-deal-split-double")
     changed["closed_at"] = "2026-11-28T23:59:59Z"
     conflicting.write_text(json.dumps(changed))
     with pytest.raises(SystemExit) as exit_:
         call_command("ingest", str(good), str(bad), str(broken), str(conflicting))
     assert exit_.value.code == 2
     captured = capsys.readouterr()
-    assert "boundless-shared-deal.json: stored" in captured.out
+    assert "boundless-shared-deal-split-double.json: stored" in captured.out
     assert "bad.json: refused: bets[2].stake" in captured.err
     assert "broken.json: refused: bad JSON" in captured.err
     assert "conflict.json: conflict: round_id" in captured.err
@@ -167,7 +162,7 @@ def _unknown_table(document):
 )
 def test_a_document_that_is_not_a_round_is_refused_naming_the_field(demo, spoil, field):
     before = counts()
-    document = example("deluxe-split-double-behind")
+    document = round_document("deluxe-split-double-play-behind")
     spoil(document)
     with pytest.raises(RoundFormatError) as error:
         round_ingest(document=document)
@@ -177,8 +172,11 @@ def test_a_document_that_is_not_a_round_is_refused_naming_the_field(demo, spoil,
 
 
 def test_a_batch_with_one_bad_document_stores_nothing_and_names_it(demo):
-    documents = [example(name) for name in ("boundless-shared-deal", "deluxe-split-double-behind")]
-    documents.append(variant(documents[1], "DLX1-S0001-099", number=9))
+    documents = [
+        round_document(name)
+        for name in ("boundless-shared-deal-split-double", "deluxe-split-double-play-behind")
+    ]
+    documents.append(variant(documents[1], "DLX1-S0412-099", number=26))
     documents[2]["bets"][1]["stake"] = "-1.00"
     with pytest.raises(RoundFormatError) as error:
         rounds_ingest(documents=documents)
@@ -190,7 +188,7 @@ def test_a_batch_with_one_bad_document_stores_nothing_and_names_it(demo):
 
 
 def test_an_identical_resend_is_acknowledged_and_nothing_more_is_stored(demo):
-    document = example("deluxe-split-double-behind")
+    document = round_document("deluxe-split-double-play-behind")
     first = round_ingest(document=document)
     before = counts()
     # The same document, its keys in another order, is the same document.
@@ -201,7 +199,7 @@ def test_an_identical_resend_is_acknowledged_and_nothing_more_is_stored(demo):
 
 
 def test_a_different_document_under_a_stored_round_id_is_a_conflict(demo):
-    document = example("deluxe-split-double-behind")
+    document = round_document("deluxe-split-double-play-behind")
     round_ingest(document=document)
     before = counts()
     changed = copy.deepcopy(document)
@@ -214,10 +212,10 @@ def test_a_different_document_under_a_stored_round_id_is_a_conflict(demo):
 
 
 def test_a_bet_id_another_round_holds_is_a_conflict_naming_the_bet(demo):
-    document = example("deluxe-split-double-behind")
+    document = round_document("deluxe-split-double-play-behind")
     round_ingest(document=document)
     before = counts()
-    other = variant(document, "DLX1-S0001-098", number=8)
+    other = variant(document, "DLX1-S0412-098", number=26)
     other["bets"][3]["bet_id"] = document["bets"][3]["bet_id"]
     with pytest.raises(RoundConflict) as conflict:
         round_ingest(document=other)
@@ -226,11 +224,11 @@ def test_a_bet_id_another_round_holds_is_a_conflict_naming_the_bet(demo):
 
 
 def test_a_batch_answers_each_round_on_its_own(demo):
-    stored = example("deluxe-split-double-behind")
+    stored = round_document("deluxe-split-double-play-behind")
     round_ingest(document=stored)
     changed = copy.deepcopy(stored)
     changed["closed_at"] = "2026-11-28T23:00:00Z"
-    new = example("boundless-shared-deal")
+    new = round_document("boundless-shared-deal-split-double")
     results = rounds_ingest(documents=[new, stored, changed, new])
     assert [(r.created, r.conflict is not None) for r in results] == [
         (True, False),
@@ -246,18 +244,18 @@ def test_a_batch_answers_each_round_on_its_own(demo):
 
 @pytest.fixture
 def base(demo):
-    return example("deluxe-split-double-behind")
+    return round_document("deluxe-split-double-play-behind")
 
 
 def test_a_ninth_card_across_two_rounds_of_a_shoe_is_found_on_the_second(base):
-    first = variant(base, "DLX1-S0001-101", number=5, dealer=base["dealer"] + ["AS"] * 4)
-    second = variant(base, "DLX1-S0001-102", number=6, dealer=base["dealer"] + ["AS"] * 5)
+    first = variant(base, "DLX1-S0412-101", number=5, dealer=base["dealer"] + ["AS"] * 4)
+    second = variant(base, "DLX1-S0412-102", number=6, dealer=base["dealer"] + ["AS"] * 5)
     already = sum(1 for card in json.dumps(base).split('"') if card == "AS")
     assert 2 * already + 9 > 8 >= already + 4
     round_ingest(document=first)
     round_ingest(document=second)
-    assert "shoe_card_count_exceeded" not in codes("DLX1-S0001-101")
-    assert "shoe_card_count_exceeded" in codes("DLX1-S0001-102")
+    assert "shoe_card_count_exceeded" not in codes("DLX1-S0412-101")
+    assert "shoe_card_count_exceeded" in codes("DLX1-S0412-102")
 
 
 def test_a_gap_in_round_numbers_is_found(base):
@@ -282,9 +280,10 @@ def test_a_round_after_the_cut_card_round_is_found(base):
 
 
 def test_a_shoe_of_another_table_is_refused(demo):
-    round_ingest(document=example("deluxe-split-double-behind"))
-    other = example("classic-perfect-pairs-21-plus-3")
-    other["shoe"] = "DLX1-S0001"
+    deluxe = round_document("deluxe-split-double-play-behind")
+    round_ingest(document=deluxe)
+    other = round_document("classic-perfect-pairs-21-plus-3-behind")
+    other["shoe"] = deluxe["shoe"]
     with pytest.raises(RoundFormatError) as error:
         round_ingest(document=other)
     assert error.value.field == "shoe"
@@ -327,7 +326,7 @@ def test_a_trial_account_in_a_seat_is_not_allowed(base):
 
 def test_an_unknown_player_becomes_a_real_account_in_the_tables_currency(demo):
     Table.objects.filter(code="DLX1").update(currency="GBP")
-    document = example("deluxe-split-double-behind")
+    document = round_document("deluxe-split-double-play-behind")
     for spot in document["spots"]:
         if spot["player"] == document["spots"][0]["player"]:
             spot["player"] = "PNEW1"
@@ -345,7 +344,7 @@ def test_an_unknown_player_becomes_a_real_account_in_the_tables_currency(demo):
 
 
 def test_a_cancelled_round_opens_an_incident_and_the_next_joins_it(demo):
-    document = example("classic-cancelled-network-failure")
+    document = round_document("classic-network-failure-refunds")
     round_ingest(document=document)
     incident = Incident.objects.get()
     assert (incident.table.code, incident.round.round_id, incident.status) == (
@@ -353,13 +352,13 @@ def test_a_cancelled_round_opens_an_incident_and_the_next_joins_it(demo):
         document["round_id"],
         "open",
     )
-    round_ingest(document=variant(document, "CLS1-S0002-032", number=32))
+    round_ingest(document=variant(document, "CLS1-S0088-019", number=19))
     assert Incident.objects.get().pk == incident.pk
     assert incident.notes.count() == 2
 
 
 def test_a_wrong_payout_is_stored_with_both_amounts_and_a_finding(demo):
-    document = example("deluxe-split-double-behind")
+    document = round_document("deluxe-split-double-play-behind")
     bet = document["bets"][0]
     right = Decimal(bet["returned"])
     bet["returned"] = str(right + 5)
@@ -385,15 +384,15 @@ def test_a_round_is_settled_by_the_configuration_in_force_when_it_was_played(dem
         changed_by=user("supervisor"),
         reason="a richer perfect pair",
     )
-    played = example("classic-perfect-pairs-21-plus-3")  # played before the change
+    played = round_document("classic-perfect-pairs-21-plus-3-behind")  # played before the change
     round_ingest(document=played)
     assert codes(played["round_id"]) == []
     assert Round.objects.get(round_id=played["round_id"]).configuration.version == 1
     later = timezone.now() + timedelta(minutes=1)
-    after = variant(played, "CLS1-S0002-040", number=40, opened_at=iso(later), closed_at=iso(later))
+    after = variant(played, "CLS1-S0088-040", number=40, opened_at=iso(later), closed_at=iso(later))
     round_ingest(document=after)
-    assert "wrong_returned" in codes("CLS1-S0002-040")
-    assert Round.objects.get(round_id="CLS1-S0002-040").configuration.version == 2
+    assert "wrong_returned" in codes("CLS1-S0088-040")  # its perfect pair of queens now pays 30:1
+    assert Round.objects.get(round_id="CLS1-S0088-040").configuration.version == 2
 
 
 def test_a_refused_seat_silences_only_its_own_seat_play(base):

@@ -5,7 +5,6 @@ import io
 import json
 import threading
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -27,21 +26,16 @@ from rounds.models import (
     TableDayPatternHits,
     TableDayTotal,
 )
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
+from tests.fixtures import round_document, round_documents
 
 pytestmark = pytest.mark.postgres
-
-
-def example(name: str) -> dict:
-    return json.loads((EXAMPLES / f"{name}.json").read_text())
 
 
 @pytest.mark.django_db
 def test_the_copy_path_writes_every_row_and_column():
     call_command("seed_demo", stdout=io.StringIO())
     assert connection.vendor == "postgresql"
-    document = example("deluxe-split-double-behind")
+    document = round_document("deluxe-split-double-play-behind")
     result = round_ingest(document=document)
     stored = Round.objects.get(pk=result.round.pk)
     assert stored.document == document and stored.ingested_at is not None
@@ -93,7 +87,7 @@ def test_a_boundless_round_of_many_players_creates_them_once():
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_resends_of_one_round_store_it_once():
     call_command("seed_demo", stdout=io.StringIO())
-    document = example("boundless-shared-deal")
+    document = round_document("boundless-shared-deal-split-double")
     start = threading.Barrier(6)
     outcomes, errors = [], []
 
@@ -141,8 +135,8 @@ def rows_pointing_nowhere() -> dict[str, int]:
 @pytest.mark.django_db
 def test_every_round_row_points_at_a_stored_row():
     call_command("seed_demo", stdout=io.StringIO())
-    for path in sorted(EXAMPLES.glob("*.json")):
-        round_ingest(document=json.loads(path.read_text()))
+    for document in round_documents():
+        round_ingest(document=document)
     documents = simulate(
         preset("boundless"),
         table="BND1",

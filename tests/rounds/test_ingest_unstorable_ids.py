@@ -4,15 +4,14 @@ PostgreSQL, found by probing what tests/test_api_fuzz.py found elsewhere."""
 
 import io
 import json
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
 from rounds.models import Round
 from tests.api_support import client_as
+from tests.fixtures import round_document
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
 WHERE = {
     "round_id": lambda document: document,
     "table": lambda document: document,
@@ -35,7 +34,7 @@ def game_server(db):
     ids=["nul", "long"],
 )
 def test_an_id_postgresql_cannot_store_is_400_naming_it(game_server, field, suffix, message):
-    document = json.loads((EXAMPLES / "deluxe-split-double-behind.json").read_text())
+    document = round_document("deluxe-split-double-play-behind")
     WHERE[field](document)[field] += suffix
     response = game_server.post("/api/rounds/", document, format="json")
     assert response.status_code == 400
@@ -45,7 +44,7 @@ def test_an_id_postgresql_cannot_store_is_400_naming_it(game_server, field, suff
 
 
 def test_an_id_of_64_characters_is_taken(game_server):
-    document = json.loads((EXAMPLES / "deluxe-split-double-behind.json").read_text())
+    document = round_document("deluxe-split-double-play-behind")
     document["round_id"] = "R" * 64
     assert game_server.post("/api/rounds/", document, format="json").status_code == 201
 
@@ -62,7 +61,7 @@ def test_an_id_of_64_characters_is_taken(game_server):
 def test_a_lone_surrogate_is_400_naming_where(game_server, place, field):
     """JSON's \\uXXXX escapes can carry half of a surrogate pair, which is no Unicode text: it
     could be neither hashed nor stored (a server error before)."""
-    document = json.loads((EXAMPLES / "deluxe-split-double-behind.json").read_text())
+    document = round_document("deluxe-split-double-play-behind")
     place(document)
     body = json.dumps(document)  # ensure_ascii: the surrogate travels as an escape, as a server's would
     assert "\\ud" in body

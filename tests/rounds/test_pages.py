@@ -4,13 +4,11 @@ card with its findings, the review sign-off, a player's play record and its tota
 import copy
 import csv
 import io
-import json
 import random
 import re
 from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -19,16 +17,17 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from config.gaming_day import gaming_day_of
 from rounds.engine.rules import preset
 from rounds.engine.simulate import simulate_shoe
 from rounds.ingest import round_ingest
 from rounds.models import Bet, Round
-from rounds.selectors import gaming_day_of, play_record_totals
+from rounds.selectors import play_record_totals
 from rounds.views import SHARED_SPOTS_PER_PAGE, PlayRecordView, RoundListView
+from tests.fixtures import round_document
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 # The round page's queries, whatever the round's size (pinned: an N+1 cannot creep in).
 ROUND_PAGE_QUERIES = 11
 USERS = {
@@ -50,21 +49,17 @@ def login(client, role: str):
     return user
 
 
-def example(name: str) -> dict:
-    return json.loads((EXAMPLES / f"{name}.json").read_text())
-
-
 def ingest(document: dict) -> Round:
     return round_ingest(document=document).round
 
 
 def split_round(*, wrong_payout: bool = False) -> Round:
-    """The Deluxe example with a split, a double and bets behind; optionally one payout short."""
-    document = example("deluxe-split-double-behind")
+    """The Deluxe fixture with a split, a double and bets behind; optionally one payout short."""
+    document = round_document("deluxe-split-double-play-behind")
     if wrong_payout:
         document = copy.deepcopy(document)
-        bet = next(b for b in document["bets"] if b["bet_id"] == "B-3")
-        bet["returned"] = "45.00"  # P1003's blackjack pays 50.00
+        bet = next(b for b in document["bets"] if b["bet_id"] == "D23-3")
+        bet["returned"] = "25.00"  # P7102's blackjack on 12.00 pays 30.00
     return ingest(document)
 
 
@@ -125,8 +120,8 @@ def listed(response) -> list[str]:
 
 def test_the_list_filters_by_table_findings_status_code_player_and_review(client, demo):
     split = split_round(wrong_payout=True)
-    boundless = ingest(example("boundless-shared-deal"))
-    cancelled = ingest(example("classic-cancelled-network-failure"))
+    boundless = ingest(round_document("boundless-shared-deal-split-double"))
+    cancelled = ingest(round_document("classic-network-failure-refunds"))
     user = login(client, "compliance")
     url = reverse("rounds:round_list")
 
@@ -135,7 +130,7 @@ def test_the_list_filters_by_table_findings_status_code_player_and_review(client
     assert listed(client.get(url, {"game": "classic"})) == [cancelled.round_id]
     assert listed(client.get(url, {"status": "cancelled"})) == [cancelled.round_id]
     assert listed(client.get(url, {"finding": "wrong_returned"})) == [split.round_id]
-    assert listed(client.get(url, {"player": "P3002"})) == [boundless.round_id]
+    assert listed(client.get(url, {"player": "P7302"})) == [boundless.round_id]
     with_findings = set(Round.objects.filter(finding_count__gt=0).values_list("round_id", flat=True))
     assert set(listed(client.get(url, {"has_findings": "true"}))) == with_findings
     assert split.round_id in with_findings
@@ -149,7 +144,7 @@ def test_the_list_shows_money_with_the_currency_and_highlights_findings(client, 
     split_round(wrong_payout=True)
     login(client, "compliance")
     html = client.get(reverse("rounds:round_list")).content.decode()
-    assert '67.00 <span class="currency">EUR</span>' in html  # wagered by the round's six bets
+    assert '96.25 <span class="currency">EUR</span>' in html  # wagered by the round's seven bets
     assert '<span class="badge badge-finding">' in html
     assert "to review" in html
 
@@ -228,18 +223,18 @@ def test_the_round_page_draws_every_card_in_its_colour(client, demo):
         r'<span class="playing-card (red|black)[^"]*" title="([^"]+)" data-card="(\w\w)">', html
     )
     drawn = [code for _, _, code in cards]
-    # facilitator, seat 1 (two hands after the split), seat 3
-    assert drawn == ["9S", "7H", "KD", "8H", "3C", "TD", "8C", "9D", "AS", "KH"]
+    # facilitator, seat 2 (two hands after the split), seat 5
+    assert drawn == ["5C", "TS", "8D", "6D", "5H", "9C", "6H", "4D", "7C", "QC", "AH"]
     colours = {code: colour for colour, _, code in cards}
     assert colours == {code: ("red" if code[1] in "HD" else "black") for code in drawn}
-    assert ("red", "Ten of diamonds", "TD") in cards
-    assert '<span class="rank">10</span><span class="suit" aria-hidden="true">♦</span>' in html
-    assert "round 5 of shoe" in html
-    assert "bust (26)" in html  # the facilitator's 9, 7, K
+    assert ("black", "Ten of spades", "TS") in cards and ("red", "6 of diamonds", "6D") in cards
+    assert '<span class="rank">10</span><span class="suit" aria-hidden="true">♠</span>' in html
+    assert "round 23 of shoe" in html
+    assert "bust (23)" in html  # the facilitator's 5, T, 8
 
 
 def test_the_round_page_shows_each_decision_with_auto_play(client, demo):
-    document = example("deluxe-surrender-and-auto-play")
+    document = round_document("deluxe-surrender-auto-play")
     hand = document["spots"][1]["hands"][0]
     hand["actions"][0] = {"action": "auto_hit", "requested": "double"}
     round_ = ingest(document)
@@ -254,25 +249,25 @@ def test_the_round_page_shows_each_decision_with_auto_play(client, demo):
 
 def test_the_round_page_highlights_the_finding_on_its_bet(client, demo):
     round_ = split_round(wrong_payout=True)
-    bet = Bet.objects.get(bet_id="B-3")
+    bet = Bet.objects.get(bet_id="D23-3")
     login(client, "compliance")
     html = client.get(round_.get_absolute_url()).content.decode()
     assert "wrong_returned" in html
     row = re.search(rf'<tr id="bet-{bet.pk}" class="([^"]*)">(.*?)</tr>', html, re.S)
     assert "has-finding" in row.group(1) and "differs-row" in row.group(1)
-    assert "+5.00" in row.group(2) and 'class="number differs"' in row.group(2)
-    assert "45.00" in row.group(2) and "50.00" in row.group(2)
-    assert re.search(r'<tbody id="spot-3" class="spot has-finding">', html)
+    assert '<td class="number differs"><span class="money">5.00 <span' in row.group(2)  # no plus sign
+    assert "25.00" in row.group(2) and "30.00" in row.group(2)
+    assert re.search(r'<tbody id="spot-5" class="spot has-finding">', html)
     assert "configuration v1" in html
     # The document as received is fetched when its panel is opened.
     document_url = re.search(r'<details class="panel raw-document" data-document-url="([^"]+)">', html)[1]
     document = client.get(document_url)
     assert document["Content-Type"] == "application/json"
-    assert '"round_id": "DLX1-S0001-005"' in document.content.decode()
+    assert '"round_id": "DLX1-S0412-023"' in document.content.decode()
 
 
 def test_a_boundless_round_shows_the_shared_deal_once_and_numbers_the_draws(client, demo):
-    round_ = ingest(example("boundless-shared-deal"))
+    round_ = ingest(round_document("boundless-shared-deal-split-double"))
     login(client, "compliance")
     html = client.get(round_.get_absolute_url()).content.decode()
     assert "Every player&#x27;s two cards" in html or "Every player's two cards" in html
@@ -281,15 +276,15 @@ def test_a_boundless_round_shows_the_shared_deal_once_and_numbers_the_draws(clie
         r'data-card="(\w\w)"><span class="rank">\w+</span><span[^>]*>.</span>'
         r'<span class="draw-no">(\d)</span>',
         shared,
-    ) == [("4C", "1"), ("KS", "2"), ("TD", "3")]
-    spot = html.split('id="spot-p3002"', 1)[1].split("</tbody>", 1)[0]
-    # P3002 split 7-7: 7H took draws 1 and 2, then 7D took draw 3
+    ) == [("7D", "1"), ("9H", "2"), ("KD", "3")]
+    spot = html.split('id="spot-p7302"', 1)[1].split("</tbody>", 1)[0]
+    # P7302 split 4-4: 4C took draws 1 and 2 (a double), then 4S took draw 3
     assert re.findall(r'data-card="(\w\w)">.*?(?:draw-no">(\d)</span>|</span></span>)', spot) == [
-        ("7H", ""),
-        ("4C", "1"),
-        ("KS", "2"),
-        ("7D", ""),
-        ("TD", "3"),
+        ("4C", ""),
+        ("7D", "1"),
+        ("9H", "2"),
+        ("4S", ""),
+        ("KD", "3"),
     ]
 
 
@@ -313,7 +308,7 @@ def test_a_big_shared_round_pages_its_players(client, demo):
 
 
 def test_a_cancelled_round_says_why(client, demo):
-    round_ = ingest(example("classic-cancelled-network-failure"))
+    round_ = ingest(round_document("classic-network-failure-refunds"))
     login(client, "compliance")
     html = client.get(round_.get_absolute_url()).content.decode()
     assert "badge-cancelled" in html and "Network failure" in html
@@ -331,7 +326,7 @@ def test_the_round_page_takes_as_many_queries_for_200_players_as_for_3(client, d
     """9 queries of its own (session, user, permissions with roles, round, spots and their count,
     hands, bets, shoe neighbours) and one for the findings of a round that has some, plus what the
     corrections partial reads (one query asking which corrections the round has, then each it has)."""
-    small = ingest(example("boundless-shared-deal"))
+    small = ingest(round_document("boundless-shared-deal-split-double"))
     documents = simulate_shoe(
         preset("boundless"),
         table="BND1",
@@ -462,13 +457,13 @@ def test_play_record_lists_bets_newest_first_in_keyset_pages(client, demo, monke
 def test_play_record_shows_adjustments_and_refunds_and_filters_by_kind(client, demo):
     round_ = split_round(wrong_payout=True)
     login(client, "compliance")
-    response = client.get(reverse("rounds:play_record", args=["P1003"]), {"kind": "main"})
+    response = client.get(reverse("rounds:play_record", args=["P7102"]), {"kind": "main"})
     rows = list(response.context["table"].data)
-    assert [bet.bet_id for bet in rows] == ["B-3"]
+    assert [bet.bet_id for bet in rows] == ["D23-3"]
     assert rows[0].adjustment is None and rows[0].refund is None
     html = response.content.decode()
     assert round_.get_absolute_url() in html
-    assert 'class="differs"' in html  # computed 50.00 against 45.00 reported
+    assert 'class="differs"' in html  # computed 30.00 against 25.00 reported
 
 
 def test_play_record_refuses_a_period_that_ends_before_it_starts(client, demo):

@@ -16,7 +16,7 @@ def client(username):
     return api
 
 
-def propose(round_id, reason="B-1 short by 5.00", username="compliance"):
+def propose(round_id, reason="D23-1 short by 5.00", username="compliance"):
     return client(username).post("/api/resettlements/", {"round": round_id, "reason": reason}, format="json")
 
 
@@ -34,7 +34,7 @@ def test_compliance_proposes_and_a_supervisor_approves():
     approved = client("supervisor").post(f"/api/resettlements/{body['id']}/approve", {"comment": "ok"})
     assert approved.status_code == 200, approved.json()
     assert approved.json()["status"] == "approved"
-    assert approved.json()["adjustments"][0]["bet"] == "B-1-W"
+    assert approved.json()["adjustments"][0]["bet"] == "D23-1-W"
     assert approved.json()["adjustments"][0]["amount"] == "5.00"
     listed = client("compliance").get("/api/resettlements/", {"status": "approved", "table": "DLX1"}).json()
     assert [r["id"] for r in listed["results"]] == [body["id"]]
@@ -79,9 +79,9 @@ def test_approving_your_own_is_403_with_a_message():
     "body, field",
     [
         ({"round": "NOPE", "reason": "x"}, "round"),
-        ({"round": "DLX1-S0001-005-W", "reason": ""}, "reason"),
-        ({"round": "DLX1-S0001-005-W"}, "reason"),
-        ({"round": "DLX1-S0001-005-W", "reason": "x", "amount": "5"}, "amount"),
+        ({"round": "DLX1-S0412-023-W", "reason": ""}, "reason"),
+        ({"round": "DLX1-S0412-023-W"}, "reason"),
+        ({"round": "DLX1-S0412-023-W", "reason": "x", "amount": "5"}, "amount"),
     ],
 )
 def test_bad_input_is_400_naming_the_field(body, field):
@@ -92,9 +92,10 @@ def test_bad_input_is_400_naming_the_field(body, field):
 
 
 def test_nothing_to_resettle_is_409():
-    from tests.rounds.corrections_support import example, ingest
+    from tests.fixtures import round_document
+    from tests.rounds.corrections_support import ingest
 
-    round_ = ingest(example("deluxe-split-double-behind.json"))
+    round_ = ingest(round_document("deluxe-split-double-play-behind"))
     response = propose(round_.round_id)
     assert response.status_code == 409 and "Nothing to re-settle" in response.json()["round"][0]
 

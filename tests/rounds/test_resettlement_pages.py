@@ -33,9 +33,11 @@ def corrections(round_, username):
 def test_compliance_proposes_and_a_supervisor_approves():
     round_ = wrongly_paid()
     partial = corrections(round_, "compliance")
-    assert "Propose a re-settlement" in partial and "B-1-W" in partial
+    assert "Propose a re-settlement" in partial and "D23-1-W" in partial
     assert "Propose a re-settlement" not in corrections(round_, "supervisor")
-    response = browser().post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "B-1 short"})
+    response = browser().post(
+        "/rounds/resettlements/new/", {"round": round_.round_id, "reason": "D23-1 short"}
+    )
     resettlement = Resettlement.objects.get()
     assert response.status_code == 302 and response.url == f"/rounds/resettlements/{resettlement.pk}/"
     own = browser().get(response.url).content.decode()
@@ -48,14 +50,14 @@ def test_compliance_proposes_and_a_supervisor_approves():
         f"/rounds/resettlements/{resettlement.pk}/approve/", {"comment": "Checked"}, follow=True
     )
     assert "1 adjustment(s) recorded" in decided.content.decode()
-    assert list(Adjustment.objects.values_list("bet__bet_id", "amount")) == [("B-1-W", 5)]
+    assert list(Adjustment.objects.values_list("bet__bet_id", "amount")) == [("D23-1-W", 5)]
     partial = corrections(round_, "compliance")
     assert "Approved" in partial and "5.00" in partial and "Checked" in partial
 
 
 def test_a_supervisor_rejects_from_the_page():
     round_ = wrongly_paid()
-    browser().post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "B-1 short"})
+    browser().post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "D23-1 short"})
     pk = Resettlement.objects.get().pk
     browser("supervisor").post(f"/rounds/resettlements/{pk}/reject/", {"comment": "Server was right"})
     assert Resettlement.objects.get().status == "rejected" and not Adjustment.objects.exists()

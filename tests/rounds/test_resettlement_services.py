@@ -7,11 +7,11 @@ from django.core.exceptions import ValidationError
 
 from rounds import services
 from rounds.models import Adjustment, Bet, Resettlement
+from tests.fixtures import round_document
 from tests.rounds.corrections_support import (  # noqa: F401
     corrections_urls,
     demo,
     demo_user,
-    example,
     ingest,
     renamed,
     wrongly_paid,
@@ -20,7 +20,7 @@ from tests.rounds.corrections_support import (  # noqa: F401
 pytestmark = pytest.mark.usefixtures("demo")
 
 
-def propose(round_, reason="B-1 was paid 5.00 short"):
+def propose(round_, reason="D23-1 was paid 5.00 short"):
     return services.resettlement_propose(round_=round_, proposed_by=demo_user("compliance"), reason=reason)
 
 
@@ -46,9 +46,9 @@ def test_it_approves_with_one_adjustment_per_differing_bet():
     assert approved.status == "approved" and approved.decided_by.username == "supervisor"
     assert approved.decision_comment == "Checked the video." and approved.decided_at is not None
     adjustments = list(approved.adjustments.select_related("bet"))
-    assert [(a.bet.bet_id, a.amount) for a in adjustments] == [("B-1-W", Decimal("5.00"))]
+    assert [(a.bet.bet_id, a.amount) for a in adjustments] == [("D23-1-W", Decimal("5.00"))]
     bet = adjustments[0].bet
-    assert (bet.returned, bet.computed_returned) == (Decimal("55.00"), Decimal("60.00"))  # never edited
+    assert (bet.returned, bet.computed_returned) == (Decimal("85.00"), Decimal("90.00"))  # never edited
 
 
 def test_an_overpaid_bet_gets_a_negative_adjustment():
@@ -60,10 +60,10 @@ def test_an_overpaid_bet_gets_a_negative_adjustment():
 
 def test_a_bet_the_engine_cannot_compute_is_not_adjusted():
     round_ = wrongly_paid()
-    Bet.objects.filter(bet_id="B-2-W").update(computed_returned=None, returned=Decimal("1.00"))
+    Bet.objects.filter(bet_id="D23-2-W").update(computed_returned=None, returned=Decimal("1.00"))
     resettlement = propose(round_)
     services.resettlement_approve(resettlement=resettlement, decided_by=demo_user("supervisor"), comment="ok")
-    assert list(resettlement.adjustments.values_list("bet__bet_id", flat=True)) == ["B-1-W"]
+    assert list(resettlement.adjustments.values_list("bet__bet_id", flat=True)) == ["D23-1-W"]
 
 
 def test_it_rejects_without_adjusting():
@@ -78,7 +78,7 @@ def test_it_rejects_without_adjusting():
 
 
 def test_it_refuses_a_round_where_nothing_differs():
-    round_ = ingest(example("deluxe-split-double-behind.json"))
+    round_ = ingest(round_document("deluxe-split-double-play-behind"))
     before = snapshot(round_)
     with pytest.raises(services.TransitionRefused, match="Nothing to re-settle"):
         propose(round_)
@@ -105,7 +105,7 @@ def test_it_refuses_a_proposal_without_a_reason():
 
 
 def test_it_refuses_a_cancelled_round():
-    round_ = ingest(renamed(example("classic-cancelled-network-failure.json"), "-X"))
+    round_ = ingest(renamed(round_document("classic-network-failure-refunds"), "-X"))
     Bet.objects.filter(round=round_).update(returned=Decimal("0.00"))
     with pytest.raises(services.TransitionRefused, match="refunded through its incident"):
         propose(round_)

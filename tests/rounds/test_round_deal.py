@@ -7,11 +7,11 @@ import pytest
 from django.apps import apps
 
 from rounds.models import Round
-from tests.rounds.corrections_support import EXAMPLES, demo, example, ingest  # noqa: F401
+from tests.fixtures import ROUND_NAMES, round_document
+from tests.rounds.corrections_support import demo, ingest  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("demo")
 
-EXAMPLE_NAMES = sorted(path.stem for path in EXAMPLES.glob("*.json"))
 deal_from_documents = importlib.import_module("rounds.migrations.0007_round_deal").deal_from_documents
 
 
@@ -22,18 +22,18 @@ def expected_deal(document: dict) -> tuple[str, dict | None]:
     )
 
 
-@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+@pytest.mark.parametrize("name", ROUND_NAMES)
 def test_ingest_keeps_the_documents_deal(name):
-    document = example(f"{name}.json")
+    document = round_document(name)
     round_ = Round.objects.get(pk=ingest(document).pk)
     assert (round_.dealer_cards, round_.shared) == expected_deal(document)
 
 
 def test_the_migration_writes_the_same_deal_for_rounds_stored_before():
-    stored = {ingest(example(f"{name}.json")).pk: name for name in EXAMPLE_NAMES}
+    stored = {ingest(round_document(name)).pk: name for name in ROUND_NAMES}
     assert any(Round.objects.get(pk=pk).shared for pk in stored)  # a shared deal is among them
     Round.objects.update(dealer_cards="", shared=None)
     deal_from_documents(apps, None)
     for pk, name in stored.items():
         round_ = Round.objects.get(pk=pk)
-        assert (round_.dealer_cards, round_.shared) == expected_deal(example(f"{name}.json")), name
+        assert (round_.dealer_cards, round_.shared) == expected_deal(round_document(name)), name

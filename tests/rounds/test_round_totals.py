@@ -9,7 +9,6 @@ import random
 from collections import defaultdict
 from datetime import UTC, datetime
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from django.apps import apps
@@ -17,7 +16,7 @@ from django.core.management import call_command
 from django.db import connection
 from freezegun import freeze_time
 
-from reports.gaming_day import gaming_day_of
+from config.gaming_day import gaming_day_of
 from rounds.engine.rules import preset
 from rounds.engine.simulate import simulate_shoe
 from rounds.ingest import round_ingest
@@ -26,14 +25,13 @@ from rounds.totals import player_totals_catch_up
 from tables.models import Table, TableConfiguration
 from tables.services import configuration_change
 from tests import factories
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
+from tests.fixtures import round_documents
 
 pytestmark = pytest.mark.django_db
 
 
 def ingest_a_mixed_day() -> None:
-    """Every example (one sent cancelled) and simulated Boundless and Deluxe rounds across the
+    """Every fixture round (one sent cancelled) and simulated Boundless and Deluxe rounds across the
     gaming-day cut-off, so that players' totals fall on two days; Deluxe's Pair is staked after
     its max round."""
     call_command("seed_demo", stdout=io.StringIO())
@@ -48,8 +46,8 @@ def ingest_a_mixed_day() -> None:
             reason="Pair closes early",
             valid_from=datetime(2026, 11, 2, tzinfo=UTC),
         )
-    for path in sorted(EXAMPLES.glob("*.json")):
-        round_ingest(document=json.loads(path.read_text()))
+    for document in round_documents():
+        round_ingest(document=document)
     for game, table, players in (("boundless", "BND1", 40), ("deluxe", "DLX1", 7)):
         documents = simulate_shoe(
             preset(game),
@@ -79,8 +77,8 @@ def completed_bets() -> list[tuple]:
         rows = cursor.fetchall()
     bets = []
     for opened_at, *rest, stake, wagered, returned, pattern, late in rows:
-        if isinstance(opened_at, str):  # SQLite
-            opened_at = datetime.fromisoformat(opened_at).replace(tzinfo=UTC)
+        if opened_at.tzinfo is None:  # SQLite gives the stored UTC moment without its zone
+            opened_at = opened_at.replace(tzinfo=UTC)
         amounts = (Decimal(str(stake)), Decimal(str(wagered)), Decimal(str(returned)))
         bets.append((gaming_day_of(opened_at), *rest, *amounts, pattern, bool(late)))
     return bets

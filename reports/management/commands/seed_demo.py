@@ -25,7 +25,7 @@ TABLES = [
     ("MPB1", "Multi-player Blackjack 1", "multiplayer", "Studio Riga A", "Dmitri"),
 ]
 # The demo tables run their rule sheets' presets from the year the sheets were published, so
-# that the shared example rounds (and any simulated day) fall under version 1.
+# that the fixture rounds of the tests (and any simulated day) fall under version 1.
 RULES_PUBLISHED = datetime(2026, 1, 1, tzinfo=UTC)
 MAIN_RANGE = ("2.50", "2500.00")
 BEHIND_RANGE = ("1.00", "25.00")
