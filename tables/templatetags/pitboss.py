@@ -8,7 +8,6 @@ from django import template
 
 from config.html import format_html
 from config.money import money as money_markup
-from config.money import money_text as money_text  # re-exported: older callers import it from here
 from config.table_rows import table_rows as rows_of
 from rounds.engine.rules import kind_label
 
