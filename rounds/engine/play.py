@@ -12,6 +12,7 @@ from .document import Action, BetRecord, SpotRecord
 from .findings import Finding
 from .hand import hand_total, is_natural
 from .rules import RuleSet
+from .strategy import automatic_decision
 
 _TAKES_CARD = frozenset({"hit", "double"})
 
@@ -266,14 +267,8 @@ class SpotPlayer:
             if policy == "hit":
                 return ("hit",)
             return ("hit",) if total <= 11 else ("stand",)
-        if rules.auto_play == "stand":
-            return ("stand",)
-        if rules.auto_play == "hit_to_12":
-            return ("hit",) if total <= 11 else ("stand",)
-        from .strategy import basic_strategy
-
         can_split = index == 0 and not from_split and len(held) == 2 and is_pair(held[0], held[1], rules)
-        decision = basic_strategy(
+        decision = automatic_decision(
             rules,
             held,
             self.dealer_up,

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from .cards import is_ace
 from .hand import hand_total, is_natural
 from .rules import RuleSet
-from .strategy import basic_strategy, double_allowed, is_pair, up_value
+from .strategy import automatic_decision, basic_strategy, double_allowed, is_pair, up_value
 
 MISS_RATE = 0.02  # a decision not answered in time: the system finishes the spot
 REFUSE_RATE = 0.05  # a requested double or split refused for a low balance
@@ -89,15 +89,15 @@ class SimulatedPlayer:
             self._play_hand(hand, after_split=False)
         return self.hands
 
-    def _auto_action(
-        self, cards: list[str], total: int, can_double: bool, can_split: bool, can_surrender: bool
-    ) -> str:
-        policy = self.rules.auto_play
-        if policy == "hit_to_12":
-            return "auto_hit" if total <= 11 else "auto_stand"
-        if policy == "stand":
-            return "auto_stand"
-        return "auto_" + self.decide(cards, can_double, can_split, can_surrender)
+    def _auto_action(self, cards: list[str], can_double: bool, can_split: bool, can_surrender: bool) -> str:
+        return "auto_" + automatic_decision(
+            self.rules,
+            cards,
+            self.up,
+            can_double=can_double,
+            can_split=can_split,
+            can_surrender=can_surrender,
+        )
 
     def _refuses(self) -> bool:
         return bool(self.refuse_rate) and self.rng.random() < self.refuse_rate
@@ -127,7 +127,7 @@ class SimulatedPlayer:
             if not self.auto and self.miss_rate and rng.random() < self.miss_rate:
                 self.auto = True
             if self.auto:
-                action = self._auto_action(cards, total, can_double, can_split, can_surrender)
+                action = self._auto_action(cards, can_double, can_split, can_surrender)
             else:
                 action = self.decide(cards, can_double, can_split, can_surrender)
 

@@ -83,6 +83,27 @@ def basic_strategy(
     return _hard(total, up, may_double, no_hole_card)
 
 
+def automatic_decision(
+    rules: RuleSet,
+    cards: Sequence[str],
+    dealer_up: str,
+    *,
+    can_double: bool,
+    can_split: bool,
+    can_surrender: bool,
+) -> str:
+    """The decision the system takes for a player who gives none in time, by the table's policy
+    (`rules.auto_play`): always stand; hit while the total is 11 or less (an ace counting 11 unless that
+    busts), then stand; or the table's strategy table (basic strategy with the table's changes)."""
+    if rules.auto_play == "stand":
+        return STAND
+    if rules.auto_play == "hit_to_12":
+        return HIT if hand_total(cards)[0] <= 11 else STAND
+    return basic_strategy(
+        rules, cards, dealer_up, can_double=can_double, can_split=can_split, can_surrender=can_surrender
+    )
+
+
 def _overridden(rules, cards, dealer_up, total, soft, may_double, may_split, may_surrender) -> str | None:
     """The table's own strategy-table entry for this hand, where it has one and it is available."""
     column = "A" if CARD_VALUE[dealer_up] == 1 else "T" if CARD_VALUE[dealer_up] == 10 else dealer_up[0]

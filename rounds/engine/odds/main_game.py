@@ -1,271 +1,102 @@
-"""Theoretical return to player (RTP) of a rule set: exact for side options and insurance, combinatorial
-for the main game.
+"""The main game, combinatorially: the expected return of the main bet under a rule set, played either
+by the best decision at every point (the maximum RTP) or by the table's automatic play (what a player who
+never acts gets).
 
-Side options are counted over every distinct deal from the shoe without replacement: each distinct
-(player's two cards, facilitator's first card) of rank and suit, weighted by the number of ordered ways
-to draw it, is classified once by `sideoptions.matched_patterns`, and the paytable pays what
-`sideoptions.winning_pattern` pays for it, so these odds and settlement cannot disagree. Bust Bonus
-follows the facilitator's draws exactly: the facilitator stands on 17 as the rules say, a facilitator
-blackjack is no bust, and with a Bust Bonus stake awaiting the facilitator always draws out. Side option
-and insurance figures are exact fractions.
-
-The main game is the expected return of the main bet when every decision is the engine's total-dependent
-basic strategy (`strategy.basic_strategy`, with the table's strategy changes), as the engine auto-plays,
-and insurance is never taken. Every card seen is removed from the shoe: the player's cards, the
-facilitator's first card, each card drawn. The rules are the engine's: doubles as `rules.double` and
-`double_after_split` allow, one split only (by value or rank as `split_match` says) with one card to each
-split ace, a split ace and a ten are 21 and no blackjack, a hand stands at 21 and at the card limit,
-surrender against a first card of 2-9 only. At a hole-card table a facilitator blackjack ends the round at
-once (the player loses the original stake only, or pushes a blackjack); without a hole card it also takes
-doubled and split stakes.
+Best play is composition-dependent: at every decision the option with the highest expectation given the
+hand's own cards and the facilitator's first card (hit, stand, double, split, surrender, as the rules allow
+there), so the figure is the true maximum for the rule set with one split. Every card seen is removed from
+the shoe: the player's cards, the facilitator's first card, each card drawn. The rules are the engine's:
+doubles as `rules.double` and `double_after_split` allow, one split only (by value or rank as
+`split_match` says) with one card to each split ace, a split ace and a ten are 21 and no blackjack, a hand
+stands at 21 and at the card limit, surrender against a first card of 2-9 only, the facilitator draws as
+`dealer.draws_on` says. At a hole-card table a facilitator blackjack ends the round at once (the player
+loses the original stake only, or pushes a blackjack); without a hole card it also takes doubled and split
+stakes. Insurance is never taken.
 
 Two exchangeability facts make this exact without following every order of dealing. The probability of a
 set of cards going to given roles (a hand's hits, the hole card, the facilitator's draws) does not depend
 on the order the roles take them in, as long as each role's decisions look only at its own cards and the
-facilitator's first card, which is true of basic strategy and of the facilitator. So:
+facilitator's first card, which is true of both ways of playing and of the facilitator. So:
 - the hole card can be drawn after the player's hits, restricted to cards that do not make a blackjack;
 - each split hand can be valued as if it were played alone from the shoe after the split (both pair cards
   and the first card removed), with the facilitator drawing right after it; the other hand's cards change
   nothing on average. This is exact, not an approximation: its error is 0 (beyond float rounding) for a
-  strategy that never looks at the other hand, and the tests check it against a literal enumeration.
+  way of playing that never looks at the other hand, and the tests check it against a literal enumeration.
 """
 
-from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from decimal import Decimal, localcontext
-from fractions import Fraction
+from decimal import Decimal
 from functools import lru_cache
-from math import perm
 
-from .cards import ALL_CARDS
-from .dealer import draws_on
-from .rules import RuleSet
-from .sideoptions import matched_patterns, winning_pattern
-from .strategy import DOUBLE, HIT, SPLIT, STAND, SURRENDER, basic_strategy, double_allowed
+from ..dealer import draws_on
+from ..rules import RuleSet
+from ..strategy import DOUBLE, HIT, SPLIT, STAND, SURRENDER, automatic_decision, double_allowed
+from .common import ACE, CARD_OF_VALUE, TEN, VALUES, percent, total_of
 
-FOUR_PLACES = Decimal("0.0001")
-ACE, TEN = 1, 10
-VALUES = range(ACE, TEN + 1)
-# A card of each value for the strategy and the pattern definitions; suits do not matter to them.
-_CARD_OF_VALUE = {
-    value: ("A" if value == ACE else "T" if value == TEN else str(value)) + "S" for value in VALUES
-}
+BEST = "best"  # the option with the highest expectation at every decision
+AUTO_PLAY = "auto_play"  # the table's automatic play, as for a player who never acts
+POLICIES = (BEST, AUTO_PLAY)
 _TEN_VALUE_RANKS = 4  # T, J, Q, K
 
 
-def _percent(fraction: Fraction | float) -> Decimal:
-    """A return per unit staked as a percentage rounded to 4 places."""
-    with localcontext() as context:
-        context.prec = 40
-        if isinstance(fraction, Fraction):
-            value = Decimal(fraction.numerator) / Decimal(fraction.denominator)
-        else:
-            value = Decimal(fraction)
-        return (value * 100).quantize(FOUR_PLACES)
+def main_game_rtp(rules: RuleSet, policy: str = BEST) -> Decimal:
+    """The main bet's RTP in percent (4 places), played by `policy`."""
+    return percent(1 + main_game_expected_gain(rules, policy))
 
 
-# --- the result -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SideOptionOdds:
-    """One side option under its paytable: the exact probability of each paid pattern and the RTP."""
-
-    kind: str
-    probabilities: dict[str, Fraction]  # the pattern paid -> probability, in paytable order
-    no_win: Fraction
-    expected_return: Fraction  # per unit staked, the stake included
-
-    @property
-    def rtp(self) -> Decimal:
-        return _percent(self.expected_return)
-
-
-@dataclass(frozen=True)
-class Odds:
-    """The theoretical RTP (percent, 4 places) of every bet kind a rule set offers, with the side
-    options' pattern probabilities and the strategy the main game is played by."""
-
-    game: str
-    rtp: dict[str, Decimal]  # bet kind -> RTP %, in the order of `RuleSet.offered_kinds`
-    patterns: dict[str, dict[str, Fraction]]  # side option -> pattern paid -> probability
-    strategy: str
-
-    def house_edge(self, kind: str) -> Decimal:
-        return 100 - self.rtp[kind]
-
-    def to_dict(self) -> dict:
-        data: dict = {kind: float(rtp) for kind, rtp in self.rtp.items()}
-        data["patterns"] = {
-            kind: {pattern: float(probability) for pattern, probability in probabilities.items()}
-            for kind, probabilities in self.patterns.items()
-        }
-        data["strategy"] = self.strategy
-        return data
-
-
-def theoretical_odds(rules: RuleSet) -> Odds:
-    """Every offered bet kind's theoretical RTP under `rules`."""
-    main = main_game_rtp(rules)
-    rtp = {"main": main}
-    if rules.play_behind:
-        rtp["behind"] = main  # a bet behind follows the seated hand's play
-    if rules.insurance:
-        rtp["insurance"] = insurance_rtp(rules)
-    patterns = {}
-    for option in rules.side_options:
-        odds = side_option_odds(rules, option.kind)
-        rtp[option.kind] = odds.rtp
-        patterns[option.kind] = odds.probabilities
-    return Odds(rules.game, rtp, patterns, strategy_description(rules))
-
-
-def clear_caches() -> None:
-    """Forget every memoised result (for timing the work from nothing)."""
-    for cached in (_pattern_classes, facilitator_final_hands, _main_game_expected_gain):
-        cached.cache_clear()
-
-
-def strategy_description(rules: RuleSet) -> str:
-    changes = " with the table's strategy changes" if rules.strategy_overrides else ""
-    return (
-        f"Total-dependent basic strategy (the engine's strategy.basic_strategy{changes}): each decision "
-        "from the hand's total, softness and pair against the facilitator's first card; no insurance. "
-        f"Every card seen is removed from the {rules.decks}-deck shoe; each split hand is valued exactly "
-        "from the shoe after the split."
-    )
-
-
-# --- insurance --------------------------------------------------------------------------------
-
-
-def insurance_rtp(rules: RuleSet) -> Decimal:
-    """Insurance pays when the facilitator, showing an ace, has a ten-value second card."""
-    tens = 16 * rules.decks
-    cards_left = 52 * rules.decks - 1
-    return _percent(Fraction(tens, cards_left) * (1 + Fraction(rules.insurance_pays)))
-
-
-# --- side options -----------------------------------------------------------------------------
-
-
-def side_option_odds(rules: RuleSet, kind: str) -> SideOptionOdds:
-    """The exact pattern probabilities and RTP of the side option `kind` under the rules' paytable."""
-    option = rules.side_option(kind)
-    if option is None:
-        raise ValueError(f"the rules of {rules.game} offer no {kind} side option")
-    paid = {pattern: Fraction(0) for pattern, _ in option.paytable}
-    expected_return = Fraction(0)
-    for probability, player_cards, facilitator_cards in _pattern_classes(
-        kind, rules.decks, rules.dealer_stands_on_soft_17
-    ):
-        winner = winning_pattern(option, player_cards, facilitator_cards)
-        if winner is None:
-            continue
-        pattern, odds = winner
-        paid[pattern] += probability
-        expected_return += probability * (1 + Fraction(odds))
-    return SideOptionOdds(kind, paid, 1 - sum(paid.values()), expected_return)
-
-
-@lru_cache(maxsize=32)
-def _pattern_classes(
-    kind: str, decks: int, stands_on_soft_17: bool
-) -> tuple[tuple[Fraction, tuple[str, ...], tuple[str, ...]], ...]:
-    """The deals grouped by the set of patterns they match: (probability, an example deal of the group).
-
-    The pattern paid depends only on the matched set, so one example stands for its whole group.
-    """
-    weights: Counter = Counter()
-    examples = {}
-    if kind == "bust_bonus":
-        deals = (
-            ((), tuple(_CARD_OF_VALUE[value] for value in hand), probability)
-            for hand, probability in facilitator_final_hands(decks, stands_on_soft_17).items()
-        )
-    else:  # counts of ordered draws, all over the same number of draws
-        deals = ((player, (up,), count) for player, up, count in three_card_deals(decks))
-    for player_cards, facilitator_cards, weight in deals:
-        matched = matched_patterns(kind, player_cards, facilitator_cards)
-        weights[matched] += weight
-        examples.setdefault(matched, (player_cards, facilitator_cards))
-    scale = 1 if kind == "bust_bonus" else perm(52 * decks, 3)
-    return tuple((Fraction(weights[matched]) / scale, *examples[matched]) for matched in weights)
-
-
-def three_card_deals(decks: int) -> Iterator[tuple[tuple[str, str], str, int]]:
-    """Every distinct deal of the player's two cards (in either order) and the facilitator's first card,
-    with the number of ordered ways to draw it from a shoe of `decks` decks without replacement."""
-    copies = decks  # of each card code
-    three_apart = copies**3
-    pair_and_another = perm(copies, 2) * copies
-    one_card_thrice = perm(copies, 3)
-    for index, first in enumerate(ALL_CARDS):
-        for second in ALL_CARDS[index:]:
-            for up in ALL_CARDS:
-                if first == second:
-                    count = one_card_thrice if up == first else pair_and_another
-                elif up == first or up == second:
-                    count = 2 * pair_and_another
-                else:
-                    count = 2 * three_apart
-                yield (first, second), up, count
-
-
-@lru_cache(maxsize=8)
-def facilitator_final_hands(decks: int, stands_on_soft_17: bool = True) -> dict[tuple[int, ...], Fraction]:
-    """Every final facilitator hand from a full shoe (card values, sorted) and its exact probability.
-
-    The facilitator draws out whatever the players hold, as with a Bust Bonus stake awaiting. Hands are
-    grown one card at a time; the orders that reach the same cards with the same number drawn are merged.
-    """
-    full = {value: (16 if value == TEN else 4) * decks for value in VALUES}
-    shoe_size = 52 * decks
-    final: dict[tuple[int, ...], Fraction] = {}
-    drawing = {(): 1}  # cards so far -> ordered ways to draw them, before the facilitator stops
-    drawn = 0
-    while drawing:
-        ways_to_draw = perm(shoe_size, drawn + 1)
-        grown: Counter = Counter()
-        for hand, ways in drawing.items():
-            held = Counter(hand)
-            for value in VALUES:
-                left = full[value] - held[value]
-                if left:
-                    grown[tuple(sorted((*hand, value)))] += ways * left
-        drawing = {}
-        for hand, ways in grown.items():
-            if _facilitator_stops(hand, stands_on_soft_17):
-                final[hand] = Fraction(ways, ways_to_draw)
-            else:
-                drawing[hand] = ways
-        drawn += 1
-    return final
-
-
-def _facilitator_stops(hand: tuple[int, ...], stands_on_soft_17: bool) -> bool:
-    return not draws_on(*_total(hand), stands_on_soft_17)
-
-
-# --- the main game ----------------------------------------------------------------------------
-
-
-def main_game_rtp(rules: RuleSet) -> Decimal:
-    """The main bet's RTP in percent (4 places) under the engine's basic strategy; see the module's notes."""
-    return _percent(1 + main_game_expected_gain(rules))
-
-
-def main_game_expected_gain(rules: RuleSet) -> float:
+def main_game_expected_gain(rules: RuleSet, policy: str = BEST) -> float:
     """The main bet's expected gain per unit of the original stake (negative: the house edge)."""
-    # Side options and the published figure change nothing of the main game: a new paytable
-    # does not work the main game out again.
-    return _main_game_expected_gain(replace(rules, side_options=(), published_rtp=None))
+    return main_game_figures(rules, policy).expected_gain
+
+
+def main_game_figures(rules: RuleSet, policy: str = BEST) -> "MainGameFigures":
+    """The main game of `rules` under `policy`, worked out once for every rule set that plays alike."""
+    return main_game_figures_of(main_game_rules(rules, policy), policy)
+
+
+def main_game_rules(rules: RuleSet, policy: str) -> RuleSet:
+    """`rules` with what cannot change the main game's value set to one value, so that the tables whose
+    main game is the same (a new paytable, Deluxe and Boundless) share one worked-out game. The game
+    name only names the rules: nothing below reads it."""
+    plays_alike = {
+        "game": "deluxe",
+        "seats": 7,
+        "max_seats_per_player": None,
+        "equal_seat_plays": False,
+        "shared_deal": False,
+        "insurance": True,
+        "insurance_pays": Decimal("2"),
+        "low_balance_double": None,
+        "low_balance_split": None,
+        "play_behind": True,
+        "cancel_pays_dealt_blackjack": False,
+        "side_options": (),
+        "published_rtp": None,
+    }
+    if policy == BEST:  # best play asks nothing of the table's automatic play
+        plays_alike |= {"auto_play": "hit_to_12", "strategy_overrides": ()}
+    return replace(rules, **plays_alike)
+
+
+@dataclass(frozen=True)
+class MainGameFigures:
+    """What is kept of a worked-out main game: its expected gain and, under best play, the value of each
+    first decision of every deal (for the strategy chart)."""
+
+    expected_gain: float
+    first_decisions: dict[tuple[int, int, int], dict[str, float]]  # (up, first, second) -> action -> value
+    deal_chances: dict[tuple[int, int, int], float]
 
 
 @lru_cache(maxsize=16)
-def _main_game_expected_gain(rules: RuleSet) -> float:
-    return MainGame(rules).expected_gain()
+def main_game_figures_of(rules: RuleSet, policy: str) -> MainGameFigures:
+    game = MainGame(rules, policy)
+    deals = [(up, first, second) for up in VALUES for first in VALUES for second in range(first, TEN + 1)]
+    return MainGameFigures(
+        expected_gain=game.expected_gain(),
+        first_decisions={deal: game.first_decision_values(*deal) for deal in deals} if policy == BEST else {},
+        deal_chances={deal: game.deal_chance(*deal) for deal in deals},
+    )
 
 
 # A shoe is one int holding the count of each card value in 8 bits, the ace lowest: 8 decks hold 128
@@ -282,22 +113,19 @@ def _count(shoe: int, value: int) -> int:
     return (shoe >> (_BITS * (value - 1))) & _MASK
 
 
-def _total(cards: tuple[int, ...]) -> tuple[int, bool]:
-    hard = sum(cards)
-    if ACE in cards and hard <= 11:
-        return hard + 10, True
-    return hard, False
-
-
 class MainGame:
-    """Expected values of the main bet under `rules`, the player following the engine's basic strategy.
+    """Expected values of the main bet under `rules`, every decision taken by `policy`: BEST, the option
+    with the highest expectation, or AUTO_PLAY, the table's automatic play.
 
     Values are per unit of the original stake. A shoe here is the composition left to draw from; the
     memos are keyed by it, so every hand and facilitator position is worked out once.
     """
 
-    def __init__(self, rules: RuleSet):
+    def __init__(self, rules: RuleSet, policy: str = BEST):
+        if policy not in POLICIES:
+            raise ValueError(f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
         self.rules = rules
+        self.best = policy == BEST
         self.full_shoe = sum((16 if value == TEN else 4) * rules.decks * _ONE_CARD[value] for value in VALUES)
         self.shoe_size = 52 * rules.decks
         self._drawing: dict[int, tuple[float, ...]] = {}
@@ -352,21 +180,12 @@ class MainGame:
 
     def first_decision_values(self, up: int, first: int, second: int) -> dict[str, float]:
         """The expected gain of each first decision the rules allow on this deal (any two ten-value cards
-        count as a pair here), the hand then played by the strategy; at a hole-card table, given that the
+        count as a pair here), the hand then played by the policy; at a hole-card table, given that the
         facilitator has no blackjack."""
         shoe = self.full_shoe - _ONE_CARD[up] - _ONE_CARD[first] - _ONE_CARD[second]
         cards_left = self.shoe_size - 3
         cards = tuple(sorted((first, second)))
-        values = {
-            STAND: self._stand(shoe, cards_left, up, _total(cards)[0]),
-            HIT: self._draw_and_play(shoe, cards_left, up, cards, after_split=False),
-        }
-        if double_allowed(self.rules, self._codes(cards)):
-            values[DOUBLE] = self._double(shoe, cards_left, up, cards)
-        if first == second and self.rules.max_splits >= 1:
-            values[SPLIT] = 2 * self._split_hand(shoe, cards_left, up, first)
-        if self._surrender_allowed(up):
-            values[SURRENDER] = -0.5 * self._settled_chance(shoe, cards_left, up)
+        values = self._first_options(shoe, cards_left, up, cards, can_split=first == second)
         if self.rules.hole_card:
             no_blackjack = 1 - self._facilitator_natural_chance(shoe, cards_left, up)
             values = {action: value / no_blackjack for action, value in values.items()}
@@ -380,12 +199,30 @@ class MainGame:
         self, shoe: int, cards_left: int, up: int, cards: tuple[int, int], *, can_split
     ) -> float:
         cards = tuple(sorted(cards))
-        action = self._decide(cards, up, can_split=can_split, can_surrender=self._surrender_allowed(up))
+        if self.best:
+            return max(self._first_options(shoe, cards_left, up, cards, can_split=can_split).values())
+        action = self._automatic(cards, up, can_split=can_split, can_surrender=self._surrender_allowed(up))
         if action == SPLIT:
             return 2 * self._split_hand(shoe, cards_left, up, cards[0])
         if action == SURRENDER:
             return -0.5 * self._settled_chance(shoe, cards_left, up)
         return self._act(action, shoe, cards_left, up, cards, after_split=False)
+
+    def _first_options(
+        self, shoe: int, cards_left: int, up: int, cards: tuple[int, int], *, can_split
+    ) -> dict[str, float]:
+        """Each first decision the rules allow, with its value (the hand then played by the policy)."""
+        values = {
+            STAND: self._stand(shoe, cards_left, up, total_of(cards)[0]),
+            HIT: self._draw_and_play(shoe, cards_left, up, cards, after_split=False),
+        }
+        if double_allowed(self.rules, self._codes(cards)):
+            values[DOUBLE] = self._double(shoe, cards_left, up, cards)
+        if can_split and self.rules.max_splits >= 1:
+            values[SPLIT] = 2 * self._split_hand(shoe, cards_left, up, cards[0])
+        if self._surrender_allowed(up):
+            values[SURRENDER] = -0.5 * self._settled_chance(shoe, cards_left, up)
+        return values
 
     def _split_hand(self, shoe: int, cards_left: int, up: int, card: int) -> float:
         """One hand of a split pair of `card`; `shoe` lacks both pair cards. Exact: see the module notes."""
@@ -397,7 +234,7 @@ class MainGame:
             cards = tuple(sorted((card, drawn)))
             after = shoe - _ONE_CARD[drawn]
             if card == ACE:  # one card to each split ace
-                hand_value = self._stand(after, cards_left - 1, up, _total(cards)[0])
+                hand_value = self._stand(after, cards_left - 1, up, total_of(cards)[0])
             else:
                 hand_value = self._play(after, cards_left - 1, up, cards, after_split=True)
             value += count / cards_left * hand_value
@@ -406,18 +243,25 @@ class MainGame:
     def _play(
         self, shoe: int, cards_left: int, up: int, cards: tuple[int, ...], *, after_split: bool
     ) -> float:
-        """A hand about to take a decision (or to stop by rule), played by the strategy from here on."""
+        """A hand about to take a decision (or to stop by rule), played by the policy from here on."""
         key = (shoe, up, cards, after_split)
         value = self._hands.get(key)
         if value is None:
-            total, _ = _total(cards)
+            total, _ = total_of(cards)
             max_cards = self.rules.max_cards
             if total > 21:
                 value = -self._settled_chance(shoe, cards_left, up)
             elif total == 21 or (max_cards is not None and len(cards) >= max_cards):
                 value = self._stand(shoe, cards_left, up, total)
+            elif self.best:
+                value = max(
+                    self._stand(shoe, cards_left, up, total),
+                    self._draw_and_play(shoe, cards_left, up, cards, after_split=after_split),
+                )
+                if self._may_double(cards, after_split):
+                    value = max(value, self._double(shoe, cards_left, up, cards))
             else:
-                action = self._decide(
+                action = self._automatic(
                     cards, up, can_split=False, can_surrender=False, after_split=after_split
                 )
                 value = self._act(action, shoe, cards_left, up, cards, after_split=after_split)
@@ -426,7 +270,7 @@ class MainGame:
 
     def _act(self, action: str, shoe: int, cards_left: int, up: int, cards, *, after_split: bool) -> float:
         if action == STAND:
-            return self._stand(shoe, cards_left, up, _total(cards)[0])
+            return self._stand(shoe, cards_left, up, total_of(cards)[0])
         if action == DOUBLE:
             return self._double(shoe, cards_left, up, cards)
         if action == HIT:
@@ -452,7 +296,7 @@ class MainGame:
             if not count:
                 continue
             after = shoe - _ONE_CARD[drawn]
-            total, _ = _total((*cards, drawn))
+            total, _ = total_of((*cards, drawn))
             if total > 21:
                 hand_value = -self._settled_chance(after, cards_left - 1, up)
             else:
@@ -471,22 +315,25 @@ class MainGame:
                 value -= outcomes[index]
         return value
 
-    def _decide(self, cards: tuple[int, ...], up: int, *, can_split, can_surrender, after_split=False) -> str:
-        """The engine's basic strategy, given what the table allows at this point (as the simulator asks)."""
+    def _may_double(self, cards: tuple[int, ...], after_split: bool) -> bool:
+        return (
+            len(cards) == 2
+            and (not after_split or self.rules.double_after_split)
+            and double_allowed(self.rules, self._codes(cards))
+        )
+
+    def _automatic(
+        self, cards: tuple[int, ...], up: int, *, can_split, can_surrender, after_split=False
+    ) -> str:
+        """The table's automatic decision, given what the table allows at this point."""
         key = (cards, up, can_split, can_surrender, after_split)
         action = self._decisions.get(key)
         if action is None:
-            codes = self._codes(cards)
-            can_double = (
-                len(cards) == 2
-                and (not after_split or self.rules.double_after_split)
-                and double_allowed(self.rules, codes)
-            )
-            action = basic_strategy(
+            action = automatic_decision(
                 self.rules,
-                codes,
-                _CARD_OF_VALUE[up],
-                can_double=can_double,
+                self._codes(cards),
+                CARD_OF_VALUE[up],
+                can_double=self._may_double(cards, after_split),
                 can_split=can_split,
                 can_surrender=can_surrender,
             )
@@ -495,7 +342,7 @@ class MainGame:
 
     @staticmethod
     def _codes(cards: tuple[int, ...]) -> list[str]:
-        return [_CARD_OF_VALUE[value] for value in cards]
+        return [CARD_OF_VALUE[value] for value in cards]
 
     def _surrender_allowed(self, up: int) -> bool:
         return self.rules.surrender and 2 <= up <= 9
