@@ -212,4 +212,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 15 * 60,
         "options": {"expires": 14 * 60},  # no pile of them for a worker back from an outage
     },
+    # Configuration versions without figures of the odds engine's present method (after a change of
+    # method, or a task lost with a broker outage): worked out, a few minutes' worth per run.
+    "configuration-odds-refresh": {
+        "task": "tables.tasks.configuration_odds_refresh",
+        "schedule": 10 * 60,
+        "options": {"expires": 9 * 60},
+    },
 }

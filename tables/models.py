@@ -8,6 +8,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from rounds.engine.odds import METHOD_VERSION
 from rounds.engine.rules import RuleSet
 
 from .choices import Currency, Game, TableStatus
@@ -94,10 +95,14 @@ class TableStatusChange(models.Model):
 
 
 class ConfigurationOdds(models.Model):
-    """The theoretical RTP of one configuration version, worked out once by `rounds.engine.odds`.
+    """The theoretical RTP of one configuration version, worked out by `rounds.engine.odds`.
 
-    `figures` is `{"rtp": {kind: "99.5150"}, "patterns": {kind: {pattern: probability}}, "strategy":
-    "..."}`: RTPs in percent as decimal strings. A version's rules never change, so neither do these.
+    `figures` is `{"rtp": {kind: "99.5169"}, "auto_play": "91.9761", "patterns": {kind: {pattern:
+    probability}}, "strategy": "...", "chart": {...}, "method": 2}`: RTPs in percent as decimal strings,
+    the main game's at best play and under the table's automatic play, and the strategy chart of best
+    play (`StrategyChart.to_dict`). Figures of method 1 have only "rtp", "patterns" and "strategy".
+    A version's rules never change: its figures are worked out again only when the engine's method
+    does (`method` below the engine's METHOD_VERSION), and then replaced in place.
     """
 
     configuration = models.OneToOneField(TableConfiguration, on_delete=models.PROTECT, related_name="odds")
@@ -105,6 +110,9 @@ class ConfigurationOdds(models.Model):
     figures = models.JSONField()
     computed_at = models.DateTimeField(auto_now_add=True)
     seconds = models.FloatField(help_text="How long the computation took (0 when copied).")
+    method = models.PositiveSmallIntegerField(
+        help_text="The odds engine's method that worked these out (rounds.engine.odds.METHOD_VERSION)."
+    )
     copied_from = models.ForeignKey(
         "self",
         on_delete=models.PROTECT,
@@ -119,6 +127,11 @@ class ConfigurationOdds(models.Model):
 
     def __str__(self) -> str:
         return f"Odds of {self.configuration}"
+
+    @property
+    def current(self) -> bool:
+        """Worked out by the engine's present method: older figures are to be worked out again."""
+        return self.method == METHOD_VERSION
 
     def rtp(self, kind: str) -> Decimal | None:
         value = self.figures["rtp"].get(kind)

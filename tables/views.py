@@ -31,7 +31,7 @@ from .forms import (
     pattern_label,
 )
 from .models import ConfigurationOdds, Table, TableConfiguration
-from .odds import rtp_lines
+from .odds import chart_differences, chart_groups, chart_legend, main_game_lines, rtp_lines
 from .tables import TableTable
 from .templatetags.pitboss import odds_text
 
@@ -128,11 +128,20 @@ class TableDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
             .select_related("history_user")
             .order_by("-history_date", "-history_id")
         )
-        odds = ConfigurationOdds.objects.filter(configuration=in_force).first() if in_force else None
+        kept = (
+            ConfigurationOdds.objects.select_related("copied_from__configuration__table")
+            .filter(configuration=in_force)
+            .first()
+            if in_force
+            else None
+        )
+        # Figures of an older method are not shown: they are being worked out again.
+        odds = kept if kept and kept.current else None
         context.update(
             configuration=in_force,
             odds=odds,
-            rtp_lines=rtp_lines(odds) if odds else None,
+            odds_outdated=kept is not None and odds is None,
+            **(odds_context(odds) if odds else {}),
             rules=describe_rules(in_force.rule_set, odds and odds.figures["patterns"]) if in_force else None,
             pending=[(v, describe_rules(v.rule_set)) for v in pending],
             versions=versions,
@@ -145,6 +154,24 @@ class TableDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
             statuses=[choice for choice in TableStatus if choice != table.status],
         )
         return context
+
+
+def odds_context(odds: ConfigurationOdds) -> dict:
+    """The version's figures for the table page: each kind's RTP, the main game's maximum beside its RTP
+    under automatic play, and the strategy chart of best play with the strategy table's differences."""
+    chart = odds.figures["chart"]
+    return {
+        "rtp_lines": rtp_lines(odds),
+        "main_game": main_game_lines(odds),
+        "chart": {
+            "columns": chart["columns"],
+            "groups": chart_groups(chart),
+            "legend": chart_legend(),
+            "card_dependent": any(any(row["card_dependent"]) for row in chart["rows"]),
+            "strategy_table": odds.configuration.rule_set.auto_play == "strategy",
+            "differences": chart_differences(chart),
+        },
+    }
 
 
 def with_changes(records, key=lambda record: None, skip_unchanged=False, currency=""):

@@ -1,5 +1,6 @@
 """What the tables API reads and writes. Input serializers check types; services check the rules."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.api import InputSerializer
@@ -48,16 +49,67 @@ class TableStatusChangeSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class ChartRowSerializer(serializers.Serializer):
+    hand = serializers.CharField(help_text='A two-card hand class: "hard 12", "soft 17", "pair 8".')
+    best = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Best play's first decision against each column: H hit, S stand, D double, P split, "
+        "R surrender.",
+    )
+    card_dependent = serializers.ListField(
+        child=serializers.BooleanField(),
+        help_text="Per column: some hand of the class plays better otherwise (best play looks at the cards).",
+    )
+    automatic = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Per column: the table's strategy table's decision; only where automatic play follows one.",
+    )
+
+
+class ChartDifferenceSerializer(serializers.Serializer):
+    hand = serializers.CharField()
+    column = serializers.CharField(help_text="The facilitator's first card.")
+    best = serializers.CharField()
+    automatic = serializers.CharField(help_text="What the table's strategy table decides instead.")
+
+
+class StrategyChartSerializer(serializers.Serializer):
+    columns = serializers.ListField(
+        child=serializers.CharField(), help_text='The facilitator\'s first card: "2" to "A".'
+    )
+    rows = ChartRowSerializer(many=True)
+    differences = ChartDifferenceSerializer(
+        many=True, help_text="Where the table's strategy table decides otherwise than best play."
+    )
+
+
+class TheoreticalOddsSerializer(serializers.Serializer):
+    method = serializers.IntegerField(help_text="The odds engine's method that worked these out.")
+    rtp = serializers.DictField(
+        child=serializers.CharField(),
+        help_text='Bet kind -> theoretical RTP in percent, e.g. {"main": "99.5169"}: the main game and '
+        "play behind at best play (composition-dependent), their maximum.",
+    )
+    auto_play = serializers.CharField(
+        help_text="The main game's RTP in percent under the table's automatic play: what a player who "
+        "never acts gets."
+    )
+    patterns = serializers.DictField(
+        child=serializers.DictField(child=serializers.FloatField()),
+        help_text="Side option -> paying pattern -> probability.",
+    )
+    strategy = serializers.CharField(help_text="How the main game is played for each figure.")
+    chart = StrategyChartSerializer(help_text="The strategy chart that best play implies.")
+
+
 class TableConfigurationSerializer(serializers.ModelSerializer):
     table = serializers.CharField(source="table.code", read_only=True)
     rules = serializers.JSONField(read_only=True, help_text="The rule set as stored (RuleSet.to_dict).")
     created_by = serializers.CharField(source="created_by.username", read_only=True)
-    theoretical = serializers.JSONField(
-        source="odds.figures",
-        read_only=True,
-        allow_null=True,
-        help_text='The version\'s theoretical RTP, null until worked out: {"rtp": {kind: "99.5150"}, '
-        '"patterns": {side option: {pattern: probability}}, "strategy": "..."}.',
+    theoretical = serializers.SerializerMethodField(
+        help_text="The version's theoretical RTP; null until worked out, and while figures of an older "
+        "method are worked out again."
     )
 
     class Meta:
@@ -74,6 +126,11 @@ class TableConfigurationSerializer(serializers.ModelSerializer):
             "theoretical",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(TheoreticalOddsSerializer(allow_null=True))
+    def get_theoretical(self, configuration: TableConfiguration) -> dict | None:
+        odds = getattr(configuration, "odds", None)
+        return TheoreticalOddsSerializer(odds.figures).data if odds and odds.current else None
 
 
 class ConfigurationChangeSerializer(InputSerializer):

@@ -1,5 +1,6 @@
 """A configuration version's theoretical RTP: worked out by a Celery task when the version is
-committed, kept with it, never worked out again, and shown on the table page and in the API."""
+committed, kept with it, not worked out again by the same method, and shown on the table page and in
+the API. (Figures of an older method: test_odds_method.py.)"""
 
 import time
 from decimal import Decimal
@@ -8,7 +9,7 @@ import pytest
 from django.db import connections
 from django.urls import reverse
 
-from rounds.engine.odds import theoretical_odds
+from rounds.engine.odds import METHOD_VERSION, theoretical_odds
 from tables.models import ConfigurationOdds, TableConfiguration
 from tables.services import configuration_change
 from tables.tasks import configuration_odds
@@ -32,11 +33,15 @@ def test_a_new_table_gets_its_figures_from_the_task(deluxe):
     assert set(kept.figures["rtp"]) == {"main", "behind", "insurance", "pair"}
     # A perfect pair pays 30:1 unless the facilitator's first card makes suited trips (50:1).
     assert kept.figures["patterns"]["pair"]["perfect_pair"] == pytest.approx(7 / 415 * 408 / 414)
-    assert "basic strategy" in kept.figures["strategy"]
-    assert kept.rtp("main") == expected.rtp["main"] and kept.copied_from is None
+    assert "best play, composition-dependent" in kept.figures["strategy"]
+    assert kept.rtp("main") == expected.rtp["main"] == Decimal("99.5169")
+    assert kept.figures["auto_play"] == str(expected.auto_play_rtp) == "91.9761"
+    assert kept.figures["chart"] == expected.chart.to_dict()
+    assert kept.method == kept.figures["method"] == METHOD_VERSION
+    assert kept.copied_from is None
 
 
-def test_figures_are_never_worked_out_twice_for_a_version(deluxe):
+def test_figures_are_never_worked_out_twice_by_one_method(deluxe):
     kept = ConfigurationOdds.objects.get(configuration__table=deluxe)
     again = configuration_odds.delay(kept.configuration_id).get()
     assert again["rtp"] == kept.figures["rtp"]
@@ -87,12 +92,20 @@ def test_a_figure_far_from_the_published_one_is_flagged(client):
     configuration = TableConfiguration.objects.get(table=table)
     client.force_login(factories.user("supervisor"))
     url = reverse("tables:table_detail", args=["DLX1"])
-    assert "Being worked out" in client.get(url).content.decode()
+    assert "Computing" in client.get(url).content.decode()
     ConfigurationOdds.objects.create(
         configuration=configuration,
         rules_sha256="x" * 64,
-        figures={"rtp": {"main": "99.4500", "behind": "99.4500"}, "patterns": {}, "strategy": "test"},
+        figures={
+            "rtp": {"main": "99.4500", "behind": "99.4500"},
+            "auto_play": "91.0000",
+            "patterns": {},
+            "strategy": "test",
+            "chart": {"columns": ["2", "A"], "rows": [], "differences": []},
+            "method": METHOD_VERSION,
+        },
         seconds=1.0,
+        method=METHOD_VERSION,
     )
     page = client.get(url).content.decode()
     assert "-0.0800 pp" in page and "differs by more than 0.05 pp" in page
@@ -103,7 +116,11 @@ def test_the_api_gives_a_version_its_figures(client, deluxe):
     response = client.get(reverse("api:table-configurations", args=["DLX1"]))
     assert response.status_code == 200, response.content
     (version,) = response.json()["results"]
-    assert version["theoretical"]["rtp"] == ConfigurationOdds.objects.get().figures["rtp"]
+    figures = ConfigurationOdds.objects.get().figures
+    assert version["theoretical"]["rtp"] == figures["rtp"]
+    assert version["theoretical"]["auto_play"] == figures["auto_play"] == "91.9761"
+    assert version["theoretical"]["chart"] == figures["chart"]
+    assert version["theoretical"]["method"] == METHOD_VERSION
 
 
 @pytest.mark.postgres
