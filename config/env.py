@@ -53,6 +53,16 @@ def env_list(name: str, default: list[str], *, environ: Environ | None = None) -
     return items
 
 
+def env_int(name: str, default: int, *, minimum: int = 0, environ: Environ | None = None) -> int:
+    """A whole number, at least `minimum`."""
+    value = env_str(name, environ=environ)
+    if value is None:
+        return default
+    if not value.isascii() or not value.isdigit() or int(value) < minimum:
+        raise ImproperlyConfigured(f"{name} must be a whole number of at least {minimum}; got {value!r}.")
+    return int(value)
+
+
 def env_time(name: str, default: str, *, environ: Environ | None = None) -> time:
     """A time of day written HH:MM (24-hour clock)."""
     value = env_str(name, default, environ=environ)

@@ -2,6 +2,7 @@
 (see README.md for the table); a bad value stops start-up with ImproperlyConfigured."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -11,6 +12,7 @@ from config.env import (
     env_bool,
     env_broker_url,
     env_database,
+    env_int,
     env_list,
     env_str,
     env_time,
@@ -130,6 +132,9 @@ USE_TZ = True
 # A gaming day runs from the cut-off to the next day's cut-off, in this time zone; reports state both.
 PITBOSS_GAMING_DAY_TIME_ZONE = env_timezone("PITBOSS_GAMING_DAY_TIME_ZONE", "Europe/Malta")
 PITBOSS_GAMING_DAY_CUTOFF = env_time("PITBOSS_GAMING_DAY_CUTOFF", "06:00")
+# A round's opened_at and closed_at may lie this far past the server's clock (a game server's clock
+# may run a little ahead); further, the round is refused.
+PITBOSS_ROUND_CLOCK_TOLERANCE = timedelta(minutes=env_int("PITBOSS_ROUND_CLOCK_TOLERANCE_MINUTES", 5))
 # Where the daily reports' PDFs are kept: <dir>/<day>/<report>-<day>.pdf.
 PITBOSS_REPORTS_DIR = Path(os.environ.get("PITBOSS_REPORTS_DIR") or VAR_DIR / "reports")
 

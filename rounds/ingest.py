@@ -27,6 +27,7 @@ from functools import partial
 from typing import NamedTuple
 
 import orjson
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -154,6 +155,7 @@ def _prepare(document: object, where: str, plain_json: bool = False) -> _Prepare
                 raise RoundFormatError("document", f"is not JSON: {error}") from None
         else:
             text = encoded.decode()
+        _refuse_times_ahead_of_the_clock(record)
         table = Table.objects.filter(code=record.table).first()
         if table is None:
             raise RoundFormatError("table", f"no table {record.table!r} is configured in Pitboss")
@@ -169,6 +171,22 @@ def _prepare(document: object, where: str, plain_json: bool = False) -> _Prepare
         configuration=configuration,
         rules=rules,
     )
+
+
+def _refuse_times_ahead_of_the_clock(record: RoundRecord) -> None:
+    """A round is played before it is sent: a time past the server's clock (beyond the tolerance for
+    clocks that differ a little) would judge its bets against limits not in force yet."""
+    tolerance = settings.PITBOSS_ROUND_CLOCK_TOLERANCE
+    latest = timezone.now() + tolerance
+    for name in ("opened_at", "closed_at"):
+        moment = getattr(record, name)
+        if moment is not None and moment > latest:
+            minutes = int(tolerance.total_seconds() // 60)
+            raise RoundFormatError(
+                name,
+                f"{moment.isoformat()} lies more than {minutes} minutes past the server's clock "
+                f"({timezone.now().isoformat(timespec='seconds')}): a round is sent after it is played",
+            )
 
 
 def _replayed(item: _Prepared) -> ReplayResult:
@@ -649,8 +667,11 @@ def _limit_findings(
                 )
             )
     table_limits = {limit.kind: limit for limit in TableLimit.objects.filter(table=table)}
+    # Judged when the round opened, but never later than now: a round dated a little ahead (within the
+    # clock tolerance) must not find a pending raise in force before its time.
+    judged_at = min(record.opened_at, timezone.now())
     personal = personal_limits_in_force_by_player(
-        _with_personal_limits([p.pk for p in players.values()]), record.opened_at
+        _with_personal_limits([p.pk for p in players.values()]), judged_at
     )
     # A limit depends on the bet kind and the player's standing, not on who the player is:
     # worked out once per distinct pair, not once per bet; a stake inside its range says nothing.

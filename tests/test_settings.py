@@ -13,6 +13,7 @@ from config.env import (
     env_bool,
     env_broker_url,
     env_database,
+    env_int,
     env_list,
     env_str,
     env_time,
@@ -78,6 +79,19 @@ def test_env_time_parses_hh_mm():
 def test_env_time_rejects_anything_but_hh_mm(value):
     with pytest.raises(ImproperlyConfigured, match="PITBOSS_GAMING_DAY_CUTOFF"):
         env_time("PITBOSS_GAMING_DAY_CUTOFF", "06:00", environ={"PITBOSS_GAMING_DAY_CUTOFF": value})
+
+
+def test_env_int_parses_a_whole_number_and_defaults_when_unset():
+    name = "PITBOSS_ROUND_CLOCK_TOLERANCE_MINUTES"
+    assert env_int(name, 5, environ={name: "12"}) == 12
+    assert env_int(name, 5, environ={}) == 5
+
+
+@pytest.mark.parametrize("value", ["-1", "2.5", "five", "\uff15"])  # the last: a full-width 5
+def test_env_int_rejects_anything_but_ascii_digits(value):
+    name = "PITBOSS_ROUND_CLOCK_TOLERANCE_MINUTES"
+    with pytest.raises(ImproperlyConfigured, match=name):
+        env_int(name, 5, environ={name: value})
 
 
 def test_env_timezone_accepts_an_iana_name():
