@@ -12,7 +12,7 @@ from .document import Action, BetRecord, SpotRecord
 from .findings import Finding
 from .hand import hand_total, is_natural
 from .rules import RuleSet
-from .strategy import automatic_decision
+from .strategy import automatic_decision, low_balance_decision
 
 _TAKES_CARD = frozenset({"hit", "double"})
 
@@ -264,9 +264,7 @@ class SpotPlayer:
             policy = rules.low_balance_double if action.requested == "double" else rules.low_balance_split
             if action.requested not in ("double", "split") or policy is None:
                 return None
-            if policy == "hit":
-                return ("hit",)
-            return ("hit",) if total <= 11 else ("stand",)
+            return (low_balance_decision(policy, total),)
         can_split = index == 0 and not from_split and len(held) == 2 and is_pair(held[0], held[1], rules)
         decision = automatic_decision(
             rules,

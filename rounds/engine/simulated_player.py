@@ -11,7 +11,14 @@ from collections.abc import Callable
 from .cards import is_ace
 from .hand import hand_total, is_natural
 from .rules import RuleSet
-from .strategy import automatic_decision, basic_strategy, double_allowed, is_pair, up_value
+from .strategy import (
+    automatic_decision,
+    basic_strategy,
+    double_allowed,
+    is_pair,
+    low_balance_decision,
+    up_value,
+)
 
 MISS_RATE = 0.02  # a decision not answered in time: the system finishes the spot
 REFUSE_RATE = 0.05  # a requested double or split refused for a low balance
@@ -102,10 +109,13 @@ class SimulatedPlayer:
     def _refuses(self) -> bool:
         return bool(self.refuse_rate) and self.rng.random() < self.refuse_rate
 
-    def _refused(self, requested: str, total: int, policy: str) -> dict:
-        if policy == "hit" or total <= 11:
-            return {"action": "auto_hit", "requested": requested}
-        return {"action": "auto_stand", "requested": requested}
+    def _refusal(self, action: str, total: int) -> dict | None:
+        """The automatic decision taken instead of a requested double or split refused for a low
+        balance, or None when the request goes through."""
+        policy = {"double": self.rules.low_balance_double, "split": self.rules.low_balance_split}.get(action)
+        if policy is None or not self._refuses():
+            return None
+        return {"action": "auto_" + low_balance_decision(policy, total), "requested": action}
 
     def _play_hand(self, hand: SimulatedHand, *, after_split: bool) -> None:
         rules = self.rules
@@ -131,6 +141,13 @@ class SimulatedPlayer:
             else:
                 action = self.decide(cards, can_double, can_split, can_surrender)
 
+            refusal = self._refusal(action, total)
+            if refusal is not None:
+                actions.append(refusal)
+                if refusal["action"] == "auto_stand":
+                    return
+                cards.append(self.draw())
+                continue
             if action == "hit" or action == "auto_hit":
                 actions.append(action)
                 cards.append(self.draw())
@@ -142,27 +159,11 @@ class SimulatedPlayer:
                 hand.surrendered = True
                 return
             elif action == "double" or action == "auto_double":
-                policy = rules.low_balance_double
-                if action == "double" and policy is not None and self._refuses():
-                    refused = self._refused("double", total, policy)
-                    actions.append(refused)
-                    if refused["action"] == "auto_stand":
-                        return
-                    cards.append(self.draw())
-                    continue
                 actions.append(action)
                 hand.doubled = True
                 cards.append(self.draw())
                 return
             else:  # split or auto_split
-                policy = rules.low_balance_split
-                if action == "split" and policy is not None and self._refuses():
-                    refused = self._refused("split", total, policy)
-                    actions.append(refused)
-                    if refused["action"] == "auto_stand":
-                        return
-                    cards.append(self.draw())
-                    continue
                 actions.append(action)
                 second = SimulatedHand([cards.pop()])
                 self.hands.append(second)

@@ -83,6 +83,12 @@ def basic_strategy(
     return _hard(total, up, may_double, no_hole_card)
 
 
+def low_balance_decision(policy: str, total: int) -> str:
+    """What the system does instead of a double or split refused for a low balance, by the table's
+    policy (`rules.low_balance_double` / `low_balance_split`): hit, or hit while 11 or less, then stand."""
+    return HIT if policy == "hit" or total <= 11 else STAND
+
+
 def automatic_decision(
     rules: RuleSet,
     cards: Sequence[str],
