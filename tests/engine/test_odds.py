@@ -12,7 +12,6 @@ from math import perm
 import pytest
 
 from rounds.engine.cards import new_shoe
-from rounds.engine.dealer import draws_on
 from rounds.engine.hand import hand_total
 from rounds.engine.odds import (
     AUTO_PLAY,
@@ -22,12 +21,11 @@ from rounds.engine.odds import (
     main_game_expected_gain,
     main_game_rtp,
     side_option_odds,
-    theoretical_odds,
     three_card_deals,
 )
-from rounds.engine.rules import GAMES, PRESETS, SIDE_OPTION_PATTERNS, preset
+from rounds.engine.rules import GAMES, PRESETS, preset
 from rounds.engine.sideoptions import winning_pattern
-from rounds.engine.strategy import automatic_decision, basic_strategy, double_allowed
+from rounds.engine.strategy import basic_strategy, double_allowed
 
 DECKS = 8
 SHOE_SIZE = 52 * DECKS
@@ -539,170 +537,3 @@ def test_rules_move_the_main_game_the_way_they_should():
     assert 0.10 < (deluxe - classic) * 100 < 0.16
     # Multi-player also loses doubles and splits to a facilitator blackjack and doubles on 9-11 only.
     assert 0.15 < (classic - multiplayer) * 100 < 0.30
-
-
-# --- the result ---------------------------------------------------------------------------------------
-
-
-def test_odds_carry_every_offered_bet_kind_and_the_patterns_of_each_side_option():
-    odds = theoretical_odds(preset("boundless"))
-
-    assert list(odds.rtp) == ["main", "insurance", "pair", "lucky_trio", "poker_trio", "bust_bonus"]
-    assert odds.rtp["main"] == main_game_rtp(preset("boundless"))
-    assert odds.house_edge("main") == 100 - odds.rtp["main"]
-    assert set(odds.patterns) == {"pair", "bust_bonus", "lucky_trio", "poker_trio"}
-    assert list(odds.patterns["bust_bonus"]) == list(SIDE_OPTION_PATTERNS["bust_bonus"])
-    assert odds.strategy.startswith("Maximum RTP: best play, composition-dependent")
-    assert odds.auto_play_rtp < odds.rtp["main"]
-
-
-def test_to_dict_gives_percentages_to_four_places_and_probabilities_as_floats():
-    data = theoretical_odds(preset("deluxe")).to_dict()
-
-    assert list(data) == [
-        "main",
-        "behind",
-        "insurance",
-        "pair",
-        "auto_play",
-        "patterns",
-        "strategy",
-        "chart",
-        "method",
-    ]
-    assert data["main"] == data["behind"] == 99.5169
-    assert data["insurance"] == 92.5301
-    assert data["pair"] == 97.1154
-    assert data["patterns"]["pair"]["perfect_pair"] == pytest.approx(7 / 415 * 408 / 414, rel=1e-15)
-    assert isinstance(data["strategy"], str)
-
-
-def test_a_game_without_side_options_has_no_patterns():
-    data = theoretical_odds(preset("multiplayer")).to_dict()
-
-    assert data["patterns"] == {}
-    assert set(data) == {
-        "main",
-        "behind",
-        "insurance",
-        "auto_play",
-        "patterns",
-        "strategy",
-        "chart",
-        "method",
-    }
-
-
-def test_a_new_paytable_reuses_the_worked_out_main_game():
-    from rounds.engine import odds
-
-    rules = preset("deluxe")
-    before_change = odds.theoretical_odds(rules)
-    before = odds.main_game.main_game_figures_of.cache_info()
-    richer = rules.with_changes(
-        {"side_options": {"pair": {"paytable": {"mixed_pair": 6, "coloured_pair": 10, "perfect_pair": 30}}}}
-    )
-    figures = odds.theoretical_odds(richer)
-    after = odds.main_game.main_game_figures_of.cache_info()
-
-    assert figures.rtp["main"] == before_change.rtp["main"]
-    assert figures.auto_play_rtp == before_change.auto_play_rtp
-    assert after.misses == before.misses  # neither best nor automatic play is worked out again
-    assert after.hits > before.hits
-
-
-def test_boundless_plays_the_main_game_of_deluxe_and_shares_its_figures():
-    from rounds.engine import odds
-
-    deluxe = odds.theoretical_odds(preset("deluxe"))
-    before = odds.main_game.main_game_figures_of.cache_info()
-    boundless = odds.theoretical_odds(preset("boundless"))
-
-    assert odds.main_game.main_game_figures_of.cache_info().misses == before.misses
-    assert (boundless.rtp["main"], boundless.auto_play_rtp) == (deluxe.rtp["main"], deluxe.auto_play_rtp)
-
-
-# --- best play and automatic play ------------------------------------------------------------------------
-# AUTO: the main game when the table decides every hand (a player who never acts), pinned: hit while 11
-# or less then stand (Deluxe, Boundless), always stand (classic), the strategy table (multi-player, whose
-# table is basic strategy: BASIC above).
-AUTO = {"deluxe": 91.9761, "boundless": 91.9761, "classic": 84.0095, "multiplayer": 99.1667}
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_automatic_play_returns_less_than_best_play(game):
-    odds = theoretical_odds(preset(game))
-
-    assert float(odds.auto_play_rtp) == pytest.approx(AUTO[game], abs=0.00005)
-    assert odds.auto_play_rtp < odds.rtp["main"]
-
-
-def test_the_chart_of_the_multiplayer_table_differs_from_its_strategy_table_on_aces_against_a_ten():
-    chart = theoretical_odds(preset("multiplayer")).chart
-
-    # Without a hole card a facilitator blackjack takes split stakes too, yet two aces are still worth
-    # splitting against a ten; the table's strategy table hits them.
-    assert chart.differences() == [("pair A", "10", "P", "H")]
-    rows = dict(chart.rows)
-    assert [cell.best for cell in rows["hard 11"]] == list("DDDDDDDDHH")
-    assert [cell.best for cell in rows["hard 16"]] == list("SSSSSHHHHH")
-
-
-def test_the_deluxe_chart_doubles_eleven_against_a_ten_and_surrenders_sixteen_against_a_nine():
-    rows = dict(theoretical_odds(preset("deluxe")).chart.rows)
-
-    assert rows["hard 11"][8].best == "D"  # against a ten: the hole card has been checked
-    # Surrender is allowed against 2-9 only: sixteen surrenders against a 9, and hits against a ten.
-    assert [cell.best for cell in rows["hard 16"]][7:9] == ["R", "H"]
-    assert all(cell.automatic is None for _, cells in rows.items() for cell in cells)  # no strategy table
-
-
-def never_acting_player_return(rules, rounds: int, seed: int) -> tuple[float, float]:
-    """A literal simulation, not odds.py: each round off the top of a shuffled full shoe, the hole card
-    dealt before the player draws, every decision the table's automatic one; the mean return per unit
-    staked (the stake included) and its standard error."""
-    rng = random.Random(seed)
-    shoe = new_shoe(rules.decks)
-    total = total_squared = 0.0
-    for _ in range(rounds):
-        cards = rng.sample(shoe, 12)
-        player, up, hole, draws = cards[0:2], cards[2], cards[3], iter(cards[4:])
-        facilitator = [up, hole]
-        player_total, _ = hand_total(player)
-        facilitator_total, _ = hand_total(facilitator)
-        if facilitator_total == 21:
-            gain = 0.0 if player_total == 21 else -1.0
-        elif player_total == 21:
-            gain = float(rules.blackjack_pays)
-        else:
-            while (
-                automatic_decision(rules, player, up, can_double=False, can_split=False, can_surrender=False)
-                == "hit"
-                and hand_total(player)[0] < 21
-            ):
-                player.append(next(draws))
-            player_total = hand_total(player)[0]
-            if player_total > 21:
-                gain = -1.0
-            else:
-                while draws_on(*hand_total(facilitator), rules.dealer_stands_on_soft_17):
-                    facilitator.append(next(draws))
-                facilitator_total = hand_total(facilitator)[0]
-                if facilitator_total > 21 or player_total > facilitator_total:
-                    gain = 1.0
-                else:
-                    gain = 0.0 if player_total == facilitator_total else -1.0
-        total += 1 + gain
-        total_squared += (1 + gain) ** 2
-    mean = total / rounds
-    return mean, math.sqrt((total_squared / rounds - mean**2) / rounds)
-
-
-@pytest.mark.parametrize("game", ["deluxe", "classic"])  # hit while 11 or less; always stand
-def test_the_automatic_play_rtp_agrees_with_a_literal_simulation_of_a_player_who_never_acts(game):
-    rules = preset(game)
-    simulated, standard_error = never_acting_player_return(rules, rounds=200_000, seed=14)
-
-    assert float(theoretical_odds(rules).auto_play_rtp) == pytest.approx(
-        100 * simulated, abs=4 * 100 * standard_error
-    )
