@@ -37,6 +37,20 @@ class ResettlementStatus(models.TextChoices):
     REJECTED = "rejected", "Rejected"
 
 
+class VoidStatus(models.TextChoices):
+    PROPOSED = "proposed", "Proposed"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
+class CorrectionKind(models.TextChoices):
+    """The one correction a round's bets may receive after ingest."""
+
+    RESETTLED = "resettled", "Re-settled"
+    CANCELLED = "cancelled", "Cancelled in an incident"
+    VOIDED = "voided", "Voided"
+
+
 class IncidentKind(models.TextChoices):
     CARD_UNREADABLE = "card_unreadable", "Card unreadable"
     NETWORK_FAILURE = "network_failure", "Network failure"

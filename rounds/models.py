@@ -14,11 +14,13 @@ from tables.models import Table, TableConfiguration
 
 from .choices import (
     CancelReason,
+    CorrectionKind,
     FindingCode,
     IncidentKind,
     IncidentStatus,
     ResettlementStatus,
     RoundStatus,
+    VoidStatus,
 )
 from .fields import JsonTextField
 
@@ -443,3 +445,105 @@ class Refund(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bet}: {money_text(self.amount)}"
+
+
+class Void(models.Model):
+    """A proposal to void a settled round hit by a malfunction: every bet's payout is reversed and
+    its stake returned, so each bet nets to exactly what it wagered. A second supervisor decides."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="voids")
+    incident = models.ForeignKey(
+        Incident,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="voids",
+        help_text="The malfunction's incident, when one was opened.",
+    )
+    status = models.CharField(max_length=16, choices=VoidStatus.choices, default=VoidStatus.PROPOSED)
+    reason = models.TextField()
+    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    proposed_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_comment = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-proposed_at", "-id"]
+        permissions = [
+            ("propose_void", "Can propose to void a settled round"),
+            ("decide_void", "Can approve or reject a void proposed by another"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round"], condition=Q(status="proposed"), name="one_open_void_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["round"], condition=Q(status="approved"), name="one_approved_void_per_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Void {self.pk} of {self.round}"
+
+
+class VoidLine(models.Model):
+    """One bet of a voided round: the payout taken back and the stake returned (net: the stake)."""
+
+    void = models.ForeignKey(Void, on_delete=models.PROTECT, related_name="lines")
+    bet = models.ForeignKey(Bet, on_delete=models.PROTECT, related_name="void_lines")
+    reversed_returned = money(help_text="What the bet was returned as settled, taken back.")
+    returned_stake = money(help_text="What the bet wagered, given back.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["bet"], name="one_void_line_per_bet")]
+
+    def __str__(self) -> str:
+        return f"{self.bet}: {money_text(self.net)}"
+
+    @property
+    def net(self):
+        """What the void changes of the bet's returned: the stake given back less the payout taken back."""
+        return self.returned_stake - self.reversed_returned
+
+
+class RoundCorrection(models.Model):
+    """The one correction a round's bets received after ingest: an approved re-settlement, the
+    refunds of a cancellation, or an approved void. One per round, so one per bet: the database
+    refuses a second whichever order and however concurrent."""
+
+    round = models.OneToOneField(Round, on_delete=models.PROTECT, primary_key=True, related_name="correction")
+    kind = models.CharField(max_length=16, choices=CorrectionKind.choices)
+    resettlement = models.OneToOneField(
+        Resettlement, on_delete=models.PROTECT, null=True, blank=True, related_name="correction"
+    )
+    incident = models.ForeignKey(
+        Incident, on_delete=models.PROTECT, null=True, blank=True, related_name="corrections"
+    )
+    void = models.OneToOneField(
+        Void, on_delete=models.PROTECT, null=True, blank=True, related_name="correction"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-recorded_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(kind=CorrectionKind.RESETTLED, resettlement__isnull=False)
+                    | Q(kind=CorrectionKind.CANCELLED, incident__isnull=False)
+                    | Q(kind=CorrectionKind.VOIDED, void__isnull=False)
+                ),
+                name="correction_points_at_its_record",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}: {self.get_kind_display()}"
