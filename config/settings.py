@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "simple_history",
     "accounts",
+    "outbox",
     "tables",
     "limits",
     "rounds",
@@ -207,6 +208,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Celery beat: every 15 minutes the task looks whether the last gaming day has closed and starts its
 # daily reports once (it decides; the schedule only has to come round soon after the cut-off).
 CELERY_BEAT_SCHEDULE = {
+    # Tasks whose change committed while the broker was down (outbox.models).
+    "outbox-drain": {
+        "task": "outbox.tasks.outbox_drain_task",
+        "schedule": 60,
+        "options": {"expires": 55},
+    },
     "player-totals-catch-up": {
         "task": "rounds.tasks.player_totals_catch_up_task",
         "schedule": 60,

@@ -5,7 +5,6 @@ reports.daily and reports.pdf; these services only keep each run's record: who o
 it, when, how long it took and how it ended.
 """
 
-import logging
 from datetime import date, timedelta
 
 from django.conf import settings
@@ -14,10 +13,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from config.gaming_day import last_closed_gaming_day
+from outbox.services import task_send_on_commit
 
 from .models import ReportRun, RunStatus, RunTrigger
-
-logger = logging.getLogger(__name__)
 
 # A run still "running" after this long lost its worker (acks_late redelivers a task, but not
 # forever): the next start for its day records it as failed instead of being refused for ever.
@@ -57,7 +55,9 @@ def report_run_start(*, day: date, trigger: str, started_by=None) -> ReportRun:
         time_zone=settings.PITBOSS_GAMING_DAY_TIME_ZONE,
         cutoff=settings.PITBOSS_GAMING_DAY_CUTOFF,
     )
-    transaction.on_commit(lambda: _job_dispatch(run.pk))
+    from .tasks import daily_report_job  # the tasks call these services
+
+    task_send_on_commit(daily_report_job, run.pk)
     return run
 
 
@@ -80,19 +80,6 @@ def report_run_fail(*, run_id: int, error: str) -> bool:
         status=RunStatus.FAILED, finished_at=timezone.now(), error=error
     )
     return bool(ended)
-
-
-def _job_dispatch(run_id: int) -> None:
-    """Queue the job (or, without a broker, run it here). A broker that refuses the message would
-    otherwise leave the run "running" with nothing behind it."""
-    from .tasks import daily_report_job
-
-    try:
-        daily_report_job.delay(run_id)
-    except Exception as error:
-        # Eagerly run, the job's own failures arrive here too, already recorded by its tasks.
-        logger.exception("Daily report run %s failed", run_id)
-        report_run_fail(run_id=run_id, error=f"{type(error).__name__}: {error}")
 
 
 def _lock_day(day: date) -> None:

@@ -18,6 +18,7 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from outbox.services import task_send_on_commit
 from rounds.engine.odds import METHOD_VERSION, theoretical_odds
 from rounds.engine.odds.chart import ACTION_CODES
 from rounds.engine.rules import kind_label
@@ -34,10 +35,11 @@ def rules_digest(configuration: TableConfiguration) -> str:
 
 
 def configuration_odds_schedule(configuration: TableConfiguration) -> None:
-    """Work out the version's figures in a Celery task once the version is committed."""
+    """Work out the version's figures in a Celery task once the version is committed (through the
+    outbox: a broker outage delays the figures, it never fails the change)."""
     from .tasks import configuration_odds
 
-    transaction.on_commit(lambda: configuration_odds.delay(configuration.pk))
+    task_send_on_commit(configuration_odds, configuration.pk)
 
 
 def configuration_odds_compute(*, configuration: TableConfiguration) -> ConfigurationOdds:
