@@ -10,6 +10,7 @@ import os
 import re
 from collections.abc import Mapping
 from datetime import time
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -61,6 +62,20 @@ def env_int(name: str, default: int, *, minimum: int = 0, environ: Environ | Non
     if not value.isascii() or not value.isdigit() or int(value) < minimum:
         raise ImproperlyConfigured(f"{name} must be a whole number of at least {minimum}; got {value!r}.")
     return int(value)
+
+
+def env_percent(name: str, default: str, *, environ: Environ | None = None) -> Decimal:
+    """A percentage from 0 to 100, written as a decimal number ("90", "92.5")."""
+    value = env_str(name, default, environ=environ)
+    try:
+        percent = Decimal(value)
+    except InvalidOperation:
+        percent = None
+    if percent is None or not percent.is_finite() or not 0 <= percent <= 100:
+        raise ImproperlyConfigured(
+            f"{name} must be a percentage from 0 to 100, such as 90 or 92.5; got {value!r}."
+        )
+    return percent
 
 
 def env_time(name: str, default: str, *, environ: Environ | None = None) -> time:

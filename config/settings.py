@@ -14,6 +14,7 @@ from config.env import (
     env_database,
     env_int,
     env_list,
+    env_percent,
     env_str,
     env_time,
     env_timezone,
@@ -136,6 +137,9 @@ PITBOSS_GAMING_DAY_CUTOFF = env_time("PITBOSS_GAMING_DAY_CUTOFF", "06:00")
 # A round's opened_at and closed_at may lie this far past the server's clock (a game server's clock
 # may run a little ahead); further, the round is refused.
 PITBOSS_ROUND_CLOCK_TOLERANCE = timedelta(minutes=env_int("PITBOSS_ROUND_CLOCK_TOLERANCE_MINUTES", 5))
+# A proposed configuration version is flagged where a bet kind's theoretical RTP would fall below this
+# (percent), as it is where it falls more than 1 percentage point (tables/proposals.py).
+PITBOSS_RTP_FLOOR_PERCENT = env_percent("PITBOSS_RTP_FLOOR_PERCENT", "90")
 # Where the daily reports' PDFs are kept: <dir>/<day>/<report>-<day>.pdf.
 PITBOSS_REPORTS_DIR = Path(os.environ.get("PITBOSS_REPORTS_DIR") or VAR_DIR / "reports")
 
@@ -184,6 +188,7 @@ SPECTACULAR_SETTINGS = {
         "GameEnum": "tables.choices.Game",
         "CurrencyEnum": "tables.choices.Currency",
         "TableStatusEnum": "tables.choices.TableStatus",
+        "ConfigurationStatusEnum": "tables.choices.ConfigurationStatus",
         "AccountTypeEnum": "limits.choices.AccountType",
         "PlayerStatusEnum": "limits.choices.PlayerStatus",
         "BetKindEnum": "limits.choices.BetKind",

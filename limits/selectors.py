@@ -49,6 +49,32 @@ def personal_limits_in_force_by_player(player_ids, at: datetime) -> dict[int, li
     return result
 
 
+@dataclass(frozen=True)
+class ScopeSettings:
+    """A scope's setting in force and its pending ones. `latest_id` is what an agent who looked at
+    them has seen (`seen_setting`): the newest of them, 0 when the scope has none. Every change of
+    the scope makes a newer setting, so a different `latest_id` means someone changed it."""
+
+    current: PersonalLimit | None
+    pending: list[PersonalLimit]
+
+    @property
+    def latest_id(self) -> int:
+        return max([row.pk for row in self.pending] + ([self.current.pk] if self.current else []), default=0)
+
+
+def personal_limit_scope_settings(
+    player: Player, *, kind: str, table: Table | None, game: str, at: datetime | None = None
+) -> ScopeSettings:
+    """What is set for one scope of the player's limits at `at` (now): in force, and pending."""
+    at = at or timezone.now()
+    current = personal_limit_settings(player, at).get((kind, table.pk if table else None, game))
+    pending = player.personal_limits.filter(
+        kind=kind, table=table, game=game, effective_from__gt=at, withdrawn_at__isnull=True
+    )
+    return ScopeSettings(current, list(pending.select_related("table").order_by("effective_from", "id")))
+
+
 def pending_personal_limits(player: Player) -> list[PersonalLimit]:
     rows = player.personal_limits.filter(effective_from__gt=timezone.now(), withdrawn_at__isnull=True)
     return list(rows.select_related("table").order_by("effective_from"))
@@ -104,7 +130,7 @@ def effective_limits(player: Player, tables, at: datetime | None = None) -> list
     at = at or timezone.now()
     tables = list(tables)
     configurations: dict[int, TableConfiguration] = {}
-    versions = TableConfiguration.objects.filter(table__in=tables, valid_from__lte=at)
+    versions = TableConfiguration.objects.in_force(at).filter(table__in=tables)
     for version in versions.order_by("table_id", "-valid_from"):
         configurations.setdefault(version.table_id, version)
     table_limits = {

@@ -14,3 +14,10 @@ class RoundsConfig(AppConfig):
 
         if incident_status_guard not in status_guards:
             status_guards.append(incident_status_guard)
+        # ... and the tables pages show each table's open incident beside its status.
+        from tables.selectors import table_alert_sources
+
+        from .table_incidents import OPEN_INCIDENTS
+
+        if OPEN_INCIDENTS not in table_alert_sources:
+            table_alert_sources.append(OPEN_INCIDENTS)

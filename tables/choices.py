@@ -21,3 +21,11 @@ class Currency(models.TextChoices):
     CAD = "CAD", "Canadian dollar"
     SEK = "SEK", "Swedish krona"
     PHP = "PHP", "Philippine peso"
+
+
+class ConfigurationStatus(models.TextChoices):
+    """A configuration version's change control: proposed by one supervisor, decided by another."""
+
+    PROPOSED = "proposed", "Proposed"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"

@@ -3,7 +3,7 @@ from django.db.models import Q
 
 from config.filters import UtcDateTimeFilter
 
-from .choices import Currency, Game, TableStatus
+from .choices import ConfigurationStatus, Currency, Game, TableStatus
 from .models import Table, TableConfiguration, TableStatusChange
 
 
@@ -28,12 +28,13 @@ class TableFilterSet(django_filters.FilterSet):
 
 class TableConfigurationFilterSet(django_filters.FilterSet):
     table = django_filters.CharFilter(field_name="table__code", label="Table code")
+    status = django_filters.MultipleChoiceFilter(choices=ConfigurationStatus.choices)
     valid_from_after = UtcDateTimeFilter(field_name="valid_from", lookup_expr="gte")
     valid_from_before = UtcDateTimeFilter(field_name="valid_from", lookup_expr="lt")
 
     class Meta:
         model = TableConfiguration
-        fields = ["table", "version"]
+        fields = ["table", "version", "status"]
 
 
 class TableStatusChangeFilterSet(django_filters.FilterSet):

@@ -7,6 +7,9 @@ from django.utils import timezone
 from config.forms import HISTORY_REASON_LENGTH, ReasonField, add_service_errors
 from rounds.engine.rules import (
     AUTO_PLAY_POLICIES,
+    MAX_ODDS,
+    MAX_ROUND_BOUND,
+    SHEET_SEATS,
     SIDE_OPTION_PATTERNS,
     STRATEGY_ACTIONS,
     STRATEGY_HANDS,
@@ -53,12 +56,17 @@ class TableStatusForm(forms.Form):
 
 
 class ConfigurationForm(forms.Form):
-    """Built from the table's rules in force: what a supervisor may change of the game's preset.
+    """Built from the table's last approved rules: what a supervisor may change of the game's preset.
 
     Fields: `seats` (seated games), `auto_play`, per side option of the preset `<kind>__offered`,
     `<kind>__max_round` and `<kind>__<pattern>` (odds, "N to 1"; empty: the pattern does not pay),
-    `strategy_overrides` (the multi-player game), `valid_from`, `reason`.
+    `strategy_overrides` (the multi-player game), `valid_from`, `reason`, and `seen_version` (hidden:
+    the table's latest version when the form was opened; a change made since refuses the proposal).
+    Every error shows at once: the engine checks the rules even when another field is wrong.
     """
+
+    seen_version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    max_odds = f"{MAX_ODDS:,}"  # for the page: a paytable line pays at most this "to 1"
 
     def __init__(self, *args, table, rule_set: RuleSet, **kwargs):
         super().__init__(*args, **kwargs)
@@ -66,7 +74,11 @@ class ConfigurationForm(forms.Form):
         self.rule_set = rule_set
         self.side_option_kinds = [option.kind for option in preset(table.game).side_options]
         if rule_set.seats is not None:
-            self.fields["seats"] = forms.IntegerField(initial=rule_set.seats, help_text="Seats at the table.")
+            most = SHEET_SEATS.get(table.game)
+            self.fields["seats"] = forms.IntegerField(
+                initial=rule_set.seats,
+                help_text=f"Seats at the table: 1 to {most}, as the rule sheet allows.",
+            )
         self.fields["auto_play"] = forms.ChoiceField(
             label="Auto-play",
             choices=[(policy, AUTO_PLAY_LABELS.get(policy, policy)) for policy in AUTO_PLAY_POLICIES],
@@ -82,7 +94,10 @@ class ConfigurationForm(forms.Form):
                 initial=current is not None,
             )
             self.fields[f"{kind}__max_round"] = forms.IntegerField(
-                label="Max round", required=False, initial=shown.max_round, help_text="Empty: no limit."
+                label="Max round",
+                required=False,
+                initial=shown.max_round,
+                help_text=f"1 to {MAX_ROUND_BOUND}; empty: no limit.",
             )
             for pattern in SIDE_OPTION_PATTERNS[kind]:
                 odds = shown.odds(pattern)
@@ -103,10 +118,11 @@ class ConfigurationForm(forms.Form):
                 f"actions {', '.join(STRATEGY_ACTIONS)}.",
             )
         self.fields["valid_from"] = forms.DateTimeField(
-            label="Valid from (UTC)",
+            label="In force from (UTC)",
             required=False,
             widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-            help_text="Empty: now. A version cannot start in the past.",
+            help_text="Empty: as soon as a second supervisor approves it; a time that has passed by then "
+            "becomes the moment of approval. Never in the past.",
         )
         self.fields["reason"] = ReasonField()
 
@@ -143,42 +159,55 @@ class ConfigurationForm(forms.Form):
         return table
 
     def clean(self):
-        """Check the rules with the engine now, so that rule errors show with any other error."""
+        """Check the rules with the engine now, every problem of them, beside any other field's error (a
+        field in error counts with the value it had, so that it is not reported twice)."""
         data = super().clean()
-        rule_fields = [name for name in self.fields if name not in ("valid_from", "reason")]
-        if not any(name in self.errors for name in rule_fields):
-            try:
-                self.rule_set.with_changes(self.changes())
-            except RuleError as error:
-                add_service_errors(
-                    self, ValidationError({f"rules.{error.field}": error.message}), self.error_aliases()
-                )
+        try:
+            self.rule_set.with_changes(self.changes())
+        except RuleError as error:
+            found: dict[str, list[str]] = {}
+            for problem in error.problems:
+                found.setdefault(f"rules.{problem.field}", []).append(problem.message)
+            add_service_errors(self, ValidationError(found), self.error_aliases())
         return data
 
     def clean_valid_from(self):
-        return self.cleaned_data.get("valid_from") or timezone.now()
+        valid_from = self.cleaned_data.get("valid_from")
+        if valid_from is not None and valid_from < timezone.now():
+            raise forms.ValidationError(
+                "A new version cannot start in the past: choose a later time, or none."
+            )
+        return valid_from
+
+    def value(self, name: str):
+        """The field's cleaned value; for a field in error, the value the form started with."""
+        if name in self.errors:
+            return self.fields[name].initial
+        return self.cleaned_data.get(name)
 
     def changes(self) -> dict:
-        """The changes in RuleSet.to_dict form, for `configuration_change`."""
-        data = self.cleaned_data
-        changes: dict = {"auto_play": data.get("auto_play")}
+        """The changes in RuleSet.to_dict form, for `configuration_propose`."""
+        changes: dict = {"auto_play": self.value("auto_play")}
         if "seats" in self.fields:
-            changes["seats"] = data.get("seats")
+            changes["seats"] = self.value("seats")
         side_options = {}
         for kind in self.side_option_kinds:
-            if not data.get(f"{kind}__offered"):
+            if not self.value(f"{kind}__offered"):
                 side_options[kind] = None
                 continue
             paytable = {
-                pattern: str(data[f"{kind}__{pattern}"])
+                pattern: str(odds)
                 for pattern in SIDE_OPTION_PATTERNS[kind]
-                if data.get(f"{kind}__{pattern}") is not None
+                if (odds := self.value(f"{kind}__{pattern}")) not in (None, "")
             }
-            side_options[kind] = {"paytable": paytable, "max_round": data.get(f"{kind}__max_round")}
+            side_options[kind] = {"paytable": paytable, "max_round": self.value(f"{kind}__max_round")}
         if side_options:
             changes["side_options"] = side_options
         if "strategy_overrides" in self.fields:
-            changes["strategy_overrides"] = data.get("strategy_overrides", {})
+            if "strategy_overrides" in self.errors:
+                changes["strategy_overrides"] = self.rule_set.to_dict()["strategy_overrides"]
+            else:
+                changes["strategy_overrides"] = self.cleaned_data.get("strategy_overrides", {})
         return changes
 
     def error_aliases(self) -> dict[str, str]:
@@ -192,3 +221,14 @@ class ConfigurationForm(forms.Form):
             for pattern in SIDE_OPTION_PATTERNS[kind]:
                 aliases[f"{where}.paytable.{pattern}"] = f"{kind}__{pattern}"
         return aliases
+
+
+class ConfigurationDecisionForm(forms.Form):
+    """Approve or reject the proposed version shown (`version`: the one the page showed)."""
+
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    comment = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Kept with the decision, with your name; required to reject.",
+    )

@@ -1,17 +1,19 @@
 """Tables, their versioned rule configurations, and the game availability log."""
 
+from datetime import datetime
 from decimal import Decimal
 from functools import cached_property
 
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models.functions import Now
 from simple_history.models import HistoricalRecords
 
 from rounds.engine.odds import METHOD_VERSION
 from rounds.engine.rules import RuleSet
 
-from .choices import Currency, Game, TableStatus
+from .choices import ConfigurationStatus, Currency, Game, TableStatus
 
 table_code_validator = RegexValidator(
     r"^[A-Z0-9]{2,16}$", "A table code is 2 to 16 capital letters and digits, such as DLX1."
@@ -47,26 +49,83 @@ class Table(models.Model):
         return reverse("tables:table_detail", args=[self.code])
 
 
-class TableConfiguration(models.Model):
-    """One version of a table's rules, in force from `valid_from` until the next version.
+class TableConfigurationQuerySet(models.QuerySet):
+    def approved(self):
+        """Versions a second supervisor approved (and those stored before change control)."""
+        return self.filter(status=ConfigurationStatus.APPROVED)
 
-    Versions are never edited: a change is a new version. Rounds are checked against the
-    version in force when they were played.
+    def in_force(self, at: datetime | None = None):
+        """Approved versions started by `at` (default: now): each table's latest of them is the one
+        in force. A proposed or rejected version never is, whatever its `valid_from`."""
+        return self.approved().filter(valid_from__lte=Now() if at is None else at)
+
+
+class TableConfiguration(models.Model):
+    """One version of a table's rules, in force from `valid_from` until the next approved version.
+
+    Versions are never edited: a change is a new version, proposed by one supervisor (`created_by`)
+    and approved or rejected by another (`decided_by`). Only an approved version is ever in force:
+    `valid_from` is then fixed at the time asked for (`requested_from`), or at approval if that is
+    later. Rounds are checked against the version in force when they were played.
     """
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="configurations")
     version = models.PositiveIntegerField()
-    valid_from = models.DateTimeField()
+    valid_from = models.DateTimeField(
+        help_text="When it is (or, while proposed, would be) in force from; fixed at approval."
+    )
     rules = models.JSONField(help_text="The engine's RuleSet in its stored form.")
     reason = models.TextField()
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name="proposed by"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(
+        max_length=8, choices=ConfigurationStatus.choices, default=ConfigurationStatus.PROPOSED
+    )
+    requested_from = models.DateTimeField(
+        null=True, blank=True, help_text="The start the proposer asked for; empty: as soon as approved."
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_comment = models.TextField(blank=True)
+
+    objects = TableConfigurationQuerySet.as_manager()
 
     class Meta:
         ordering = ["table", "-version"]
+        permissions = [("decide_tableconfiguration", "Can approve or reject a configuration change")]
         constraints = [
             models.UniqueConstraint(fields=["table", "version"], name="configuration_version_unique"),
-            models.UniqueConstraint(fields=["table", "valid_from"], name="configuration_valid_from_unique"),
+            models.UniqueConstraint(
+                fields=["table", "valid_from"],
+                condition=models.Q(status=ConfigurationStatus.APPROVED),
+                name="configuration_valid_from_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(status=ConfigurationStatus.PROPOSED),
+                name="configuration_one_open_proposal",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=ConfigurationStatus.values), name="configuration_status_known"
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status=ConfigurationStatus.PROPOSED)
+                | models.Q(decided_by__isnull=True, decided_at__isnull=True),
+                name="configuration_proposal_undecided",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status=ConfigurationStatus.REJECTED) | models.Q(decided_by__isnull=False),
+                name="configuration_rejection_decided",
+            ),
+            # Four eyes: nobody decides their own proposal.
+            models.CheckConstraint(
+                condition=~models.Q(decided_by=models.F("created_by")),
+                name="configuration_decided_by_another",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -84,7 +143,14 @@ class TableStatusChange(models.Model):
     from_status = models.CharField(max_length=8, choices=TableStatus.choices)
     to_status = models.CharField(max_length=8, choices=TableStatus.choices)
     reason = models.TextField()
-    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Empty for a pause the game server caused: a cancelled round arrived by ingest.",
+    )
     changed_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

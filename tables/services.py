@@ -1,4 +1,5 @@
-"""Every write to tables: creating them, changing their rules, opening, pausing and closing them."""
+"""Every write to tables: creating them, proposing and deciding changes to their rules, opening, pausing
+and closing them."""
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -10,9 +11,10 @@ from django.utils import timezone
 from config.refusals import refused_when_taken, require_reason
 from rounds.engine.rules import RuleError, preset
 
-from .choices import Currency, Game, TableStatus
-from .models import Table, TableConfiguration, TableStatusChange
+from .choices import ConfigurationStatus, Currency, Game, TableStatus
+from .models import ConfigurationOdds, Table, TableConfiguration, TableStatusChange
 from .odds import configuration_odds_schedule
+from .selectors import latest_approved, latest_version, open_proposal, previous_approved
 
 # Checks another app adds (apps depend downwards: tables never imports them). Each is called as
 # `guard(table, new_status)` before a status change and returns a message to refuse it, or None.
@@ -51,6 +53,7 @@ def table_create(
         table.save()
     first = TableConfiguration.objects.create(
         table=table,
+        status=ConfigurationStatus.APPROVED,  # the game's own rule sheet: nothing to decide
         version=1,
         valid_from=first_version_from or timezone.now(),
         rules=preset(game).to_dict(),
@@ -83,61 +86,172 @@ def table_update(*, table: Table, changed_by, reason: str, **fields) -> Table:
 
 
 @transaction.atomic
-def configuration_change(
+def configuration_propose(
     *,
     table: Table,
     changes: Mapping,
-    changed_by,
+    proposed_by,
     reason: str,
     valid_from: datetime | None = None,
+    seen_version: int | None = None,
 ) -> TableConfiguration:
-    """A new configuration version with `changes` (the RuleSet's stored form) from `valid_from`.
+    """Propose a new configuration version: the last approved version's rules with `changes` (the
+    RuleSet's stored form), to come into force at `valid_from` (None: as soon as approved) once a
+    second supervisor approves it. Its odds are scheduled at once, so that the approver sees them.
 
-    A version is in force from its `valid_from` on; it may not start in the past, so a version
-    that rounds were played under never changes.
+    `seen_version` is the table's latest version number the proposer's form showed; if a version was
+    proposed or decided since, the proposal is refused rather than built on rules the proposer did not
+    see. One proposal per table is open at a time. Every problem of the change is named at once.
     """
-    reason = require_reason(reason)
-    table = Table.objects.select_for_update().get(pk=table.pk)
-    now = timezone.now()
-    valid_from = valid_from or now
-    if valid_from < now - timezone.timedelta(seconds=5):
-        raise ValidationError({"valid_from": "A new version cannot start in the past."})
-    for name in changes:
-        if name not in CHANGEABLE_RULES:
-            changeable = ", ".join(sorted(CHANGEABLE_RULES))
-            raise ValidationError({f"rules.{name}": f"Not changeable at a table (changeable: {changeable})."})
-    latest = table.configurations.order_by("-version").first()
-    if latest and valid_from <= latest.valid_from:
+    table = Table.objects.select_for_update().get(pk=table.pk)  # one change to a table's versions at a time
+    latest = latest_version(table)
+    if seen_version is not None and seen_version != latest.version:
         raise ValidationError(
-            {"valid_from": f"Must be after version {latest.version} starts ({latest.valid_from})."}
+            {
+                "__all__": f"Version {latest.version} of {table.code} was {_done(latest)} since you opened "
+                "this form: look at it and start again from it."
+            }
         )
-    offered = {option.kind for option in preset(table.game).side_options}
-    for kind in changes.get("side_options") or {}:
-        if kind not in offered:
-            raise ValidationError(
-                {f"rules.side_options.{kind}": f"{table.get_game_display()} has no {kind} option."}
-            )
+    proposal = open_proposal(table)
+    if proposal is not None:
+        raise ValidationError(
+            {
+                "__all__": f"Version {proposal.version} of {table.code}, proposed by {proposal.created_by}, "
+                "awaits a decision: it is approved or rejected before another change is proposed."
+            }
+        )
+    base = latest_approved(table)
+    errors: dict[str, list[str]] = {}
     try:
-        rules = latest.rule_set.with_changes(changes)
+        reason = require_reason(reason)
+    except ValidationError as error:
+        errors.update(error.message_dict)
+    now = timezone.now()
+    if valid_from is not None and valid_from < now:
+        errors["valid_from"] = ["A new version cannot start in the past: choose a later time, or none."]
+    elif base.valid_from >= (valid_from or now):
+        errors["valid_from"] = [
+            f"Version {base.version} starts {base.valid_from:%Y-%m-%d %H:%M:%S} UTC: "
+            "the new version must start after it."
+        ]
+    changeable = ", ".join(sorted(CHANGEABLE_RULES))
+    checked = {}  # the changes the engine checks: all but those refused here already
+    for name, value in changes.items():
+        if name not in CHANGEABLE_RULES:
+            errors[f"rules.{name}"] = [f"Not changeable at a table (changeable: {changeable})."]
+        else:
+            checked[name] = value
+    offered = {option.kind for option in preset(table.game).side_options}
+    side_options = changes.get("side_options")
+    if isinstance(side_options, Mapping):
+        for kind in side_options:
+            if kind not in offered:
+                errors[f"rules.side_options.{kind}"] = [f"{table.get_game_display()} has no {kind} option."]
+        checked["side_options"] = {kind: option for kind, option in side_options.items() if kind in offered}
+    rules = None
+    try:
+        rules = base.rule_set.with_changes(checked)
     except RuleError as error:
-        raise ValidationError({f"rules.{error.field}": error.message}) from None
-    if rules == latest.rule_set:
-        raise ValidationError({"rules": "Nothing changes: the rules are those of the current version."})
-    configuration = TableConfiguration.objects.create(
-        table=table,
-        version=latest.version + 1,
-        valid_from=valid_from,
-        rules=rules.to_dict(),
-        reason=reason,
-        created_by=changed_by,
-    )
+        for problem in error.problems:
+            errors.setdefault(f"rules.{problem.field}", []).append(problem.message)
+    if rules == base.rule_set and not any(key.startswith("rules") for key in errors):
+        errors["rules"] = [f"Nothing changes: the rules are those of version {base.version}."]
+    if errors:
+        raise ValidationError(errors)
+    with refused_when_taken("__all__", f"Another change to {table.code} was proposed at the same moment."):
+        configuration = TableConfiguration.objects.create(
+            table=table,
+            version=latest.version + 1,
+            valid_from=valid_from or now,
+            requested_from=valid_from,
+            rules=rules.to_dict(),
+            reason=reason,
+            created_by=proposed_by,
+            status=ConfigurationStatus.PROPOSED,
+        )
     configuration_odds_schedule(configuration)
     return configuration
 
 
+def _done(configuration: TableConfiguration) -> str:
+    by = configuration.decided_by or configuration.created_by
+    return f"{configuration.get_status_display().lower()} by {by}"
+
+
+def _decidable(configuration: TableConfiguration, decided_by) -> TableConfiguration:
+    Table.objects.select_for_update().get(pk=configuration.table_id)
+    configuration = TableConfiguration.objects.select_related("table").get(pk=configuration.pk)
+    if configuration.status != ConfigurationStatus.PROPOSED:
+        raise ValidationError(
+            {
+                "__all__": f"Version {configuration.version} of {configuration.table.code} was already "
+                f"{_done(configuration)}: a decision is not made twice."
+            }
+        )
+    if configuration.created_by_id == decided_by.pk:
+        raise ValidationError(
+            {
+                "__all__": f"You proposed version {configuration.version}: another supervisor approves or "
+                "rejects it."
+            }
+        )
+    return configuration
+
+
+def _decide(
+    configuration: TableConfiguration, status: str, decided_by, comment: str, at: datetime
+) -> TableConfiguration:
+    configuration.status = status
+    configuration.decided_by = decided_by
+    configuration.decided_at = at
+    configuration.decision_comment = comment
+    configuration.save(update_fields=["status", "decided_by", "decided_at", "decision_comment", "valid_from"])
+    return configuration
+
+
+@transaction.atomic
+def configuration_approve(
+    *, configuration: TableConfiguration, decided_by, comment: str = ""
+) -> TableConfiguration:
+    """Approve a proposed version (a supervisor who did not propose it, once its odds are worked out):
+    it comes into force at the time asked for, or now if that has passed; never in the past."""
+    configuration = _decidable(configuration, decided_by)
+    odds = ConfigurationOdds.objects.filter(configuration=configuration).first()
+    if odds is None or not odds.current:
+        raise ValidationError(
+            {
+                "__all__": f"The odds of version {configuration.version} are still being computed: "
+                "approve it once its RTP is shown beside the version in force."
+            }
+        )
+    now = timezone.now()
+    configuration.valid_from = max(configuration.requested_from or now, now)
+    base = previous_approved(configuration)
+    if base is not None and configuration.valid_from <= base.valid_from:
+        raise ValidationError(
+            {
+                "__all__": f"Version {base.version} starts later ({base.valid_from:%Y-%m-%d %H:%M} UTC): "
+                "this one cannot come into force before it; reject it."
+            }
+        )
+    return _decide(configuration, ConfigurationStatus.APPROVED, decided_by, (comment or "").strip(), now)
+
+
+@transaction.atomic
+def configuration_reject(
+    *, configuration: TableConfiguration, decided_by, comment: str
+) -> TableConfiguration:
+    """Reject a proposed version, saying why (a supervisor who did not propose it); it is never in force."""
+    if not comment or not comment.strip():
+        raise ValidationError({"comment": "Say why: a rejection is kept with its comment."})
+    configuration = _decidable(configuration, decided_by)
+    return _decide(configuration, ConfigurationStatus.REJECTED, decided_by, comment.strip(), timezone.now())
+
+
 @transaction.atomic
 def table_set_status(*, table: Table, status: str, changed_by, reason: str) -> TableStatusChange:
-    """Open, pause or close a table; the change goes into the game availability log."""
+    """Open, pause or close a table; the change goes into the game availability log (`changed_by`
+    None: the game server's doing, a cancelled round that ingest received)."""
     reason = require_reason(reason)
     if status not in TableStatus.values:
         raise ValidationError({"status": f"Unknown status {status!r}."})

@@ -1,13 +1,26 @@
 import django_tables2 as tables
+from django.template.loader import render_to_string
 
 from config.listing import BadgeColumn
 
 from .models import Table
+from .selectors import table_alerts
+
+
+class StatusColumn(BadgeColumn):
+    """The status badge and, beside it, what other apps say of the table (an open incident), linked:
+    rows come from `selectors.with_alerts`."""
+
+    def render(self, value, record, bound_column):
+        return render_to_string(
+            "tables/status_cell.html",
+            {"status": record.status, "label": value, "alerts": table_alerts(record)},
+        )
 
 
 class TableTable(tables.Table):
     code = tables.Column(linkify=True, attrs={"td": {"class": "code"}})
-    status = BadgeColumn()
+    status = StatusColumn()
     version = tables.Column(
         "configuration",
         accessor="current_version",
@@ -28,3 +41,6 @@ class TableTable(tables.Table):
 
     def value_version(self, value):
         return value
+
+    def value_status(self, value, record):
+        return "; ".join([value, *(alert.label for alert in table_alerts(record))])

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import proposal_views, views
 
 app_name = "tables"
 urlpatterns = [
@@ -10,4 +10,19 @@ urlpatterns = [
     path("<str:code>/edit/", views.TableUpdateView.as_view(), name="table_update"),
     path("<str:code>/status/", views.TableStatusView.as_view(), name="table_status"),
     path("<str:code>/configuration/", views.ConfigurationChangeView.as_view(), name="configuration_change"),
+    path(
+        "<str:code>/proposal/",
+        proposal_views.ConfigurationProposalView.as_view(),
+        name="configuration_proposal",
+    ),
+    path(
+        "<str:code>/proposal/approve/",
+        proposal_views.ConfigurationDecisionView.as_view(step="approve"),
+        name="configuration_approve",
+    ),
+    path(
+        "<str:code>/proposal/reject/",
+        proposal_views.ConfigurationDecisionView.as_view(step="reject"),
+        name="configuration_reject",
+    ),
 ]

@@ -3,11 +3,11 @@
 from decimal import Decimal
 
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.db.models import OuterRef, Subquery
-from django.db.models.functions import Now
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils import timezone
 from django.views.generic import DetailView, FormView
 from django_tables2.paginators import LazyPaginator
@@ -15,12 +15,13 @@ from django_tables2.paginators import LazyPaginator
 from config.forms import add_service_errors
 from config.listing import FilteredListView
 from config.money import money
+from config.views import PermissionRequiredMixin
 from limits.choices import TABLE_LIMIT_KINDS
 from limits.models import TableLimit
 from rounds.engine.rules import SIDE_OPTION_PATTERNS, kind_label
 
 from . import services
-from .choices import TableStatus
+from .choices import ConfigurationStatus, TableStatus
 from .filtersets import TableFilterSet
 from .forms import (
     AUTO_PLAY_LABELS,
@@ -32,6 +33,7 @@ from .forms import (
 )
 from .models import ConfigurationOdds, Table, TableConfiguration
 from .odds import chart_differences, chart_groups, chart_legend, main_game_lines, rtp_lines
+from .selectors import latest_approved, latest_version, open_proposal, table_alerts, with_alerts
 from .tables import TableTable
 from .templatetags.pitboss import odds_text
 
@@ -39,7 +41,8 @@ from .templatetags.pitboss import odds_text
 def tables_with_version():
     """Tables with the version of their configuration in force now (one query, sortable)."""
     in_force = (
-        TableConfiguration.objects.filter(table=OuterRef("pk"), valid_from__lte=Now())
+        TableConfiguration.objects.in_force()
+        .filter(table=OuterRef("pk"))
         .order_by("-valid_from")
         .values("version")[:1]
     )
@@ -47,6 +50,8 @@ def tables_with_version():
 
 
 class TableListView(FilteredListView):
+    """Each table with its status and, beside it, what other apps say of it (an open incident)."""
+
     permission_required = "tables.view_table"
     queryset = tables_with_version()
     filterset_class = TableFilterSet
@@ -55,6 +60,9 @@ class TableListView(FilteredListView):
     title = "Tables"
     export_name = "tables"
     actions = (("tables.add_table", "tables:table_create", "New table"),)
+
+    def get_queryset(self):
+        return with_alerts(super().get_queryset())
 
 
 class TableMixin(LoginRequiredMixin, PermissionRequiredMixin):
@@ -97,6 +105,20 @@ def describe_rules(rule_set, patterns: dict | None = None) -> dict:
     }
 
 
+def version_states(versions: list[TableConfiguration], now) -> TableConfiguration | None:
+    """Each version's `state` (proposed, rejected, pending, in force, past); the one in force."""
+    approved = [v for v in versions if v.status == ConfigurationStatus.APPROVED]
+    in_force = max((v for v in approved if v.valid_from <= now), key=lambda v: v.valid_from, default=None)
+    for version in versions:
+        if version.status != ConfigurationStatus.APPROVED:
+            version.state = version.get_status_display().lower()
+        else:
+            version.state = "pending" if version.valid_from > now else "past"
+    if in_force:
+        in_force.state = "in force"
+    return in_force
+
+
 class TableDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
     permission_required = "tables.view_table"
     model = Table
@@ -104,17 +126,16 @@ class TableDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
     template_name = "tables/table_detail.html"
     context_object_name = "table"
 
+    def get_queryset(self):
+        return with_alerts(Table.objects.all())
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         table = self.object
         now = timezone.now()
-        versions = list(table.configurations.select_related("created_by").order_by("-version"))
-        in_force = next((v for v in versions if v.valid_from <= now), None)
-        pending = [v for v in versions if v.valid_from > now]
-        for version in versions:
-            version.state = "pending" if version.valid_from > now else "past"
-        if in_force:
-            in_force.state = "in force"
+        versions = list(table.configurations.select_related("created_by", "decided_by").order_by("-version"))
+        in_force = version_states(versions, now)
+        pending = [v for v in versions if v.state == "pending"][::-1]
         offered = in_force.rule_set.offered_kinds if in_force else ()
         limits = {limit.kind: limit for limit in table.limits.all()}
         limit_rows = [
@@ -152,6 +173,8 @@ class TableDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
                 limit_history, key=lambda record: record.kind, currency=table.currency
             ),
             statuses=[choice for choice in TableStatus if choice != table.status],
+            alerts=table_alerts(table),
+            proposal=next((v for v in versions if v.status == ConfigurationStatus.PROPOSED), None),
         )
         return context
 
@@ -267,42 +290,57 @@ class TableStatusView(TableMixin, FormView):
 
 
 class ConfigurationChangeView(TableMixin, FormView):
+    """Propose a configuration change: the form starts from the last approved version's rules and
+    carries the latest version number seen; while a proposal is open, the page links to it instead."""
+
     permission_required = "tables.add_tableconfiguration"
     form_class = ConfigurationForm
     template_name = "tables/configuration_form.html"
 
-    def get_configuration(self):
-        """The latest version (pending or in force): the new one follows it and changes its rules."""
-        if not hasattr(self, "_configuration"):
-            self._configuration = self.get_table().configurations.order_by("-version").first()
-        return self._configuration
+    def get_versions(self) -> tuple[TableConfiguration, TableConfiguration]:
+        """The latest version (whatever its status) and the last approved one (in force or pending)."""
+        if not hasattr(self, "_versions"):
+            table = self.get_table()
+            self._versions = latest_version(table), latest_approved(table)
+        return self._versions
+
+    def get_initial(self):
+        return {"seen_version": self.get_versions()[0].version}
 
     def get_form_kwargs(self):
         kwargs = super().get_form_kwargs()
-        kwargs.update(table=self.get_table(), rule_set=self.get_configuration().rule_set)
+        kwargs.update(table=self.get_table(), rule_set=self.get_versions()[1].rule_set)
         return kwargs
 
     def get_context_data(self, **kwargs):
-        configuration = self.get_configuration()
-        kwargs.update(configuration=configuration, pending=configuration.valid_from > timezone.now())
+        latest, configuration = self.get_versions()
+        kwargs.update(
+            configuration=configuration,
+            latest=latest,
+            pending=configuration.valid_from > timezone.now(),
+            proposal=open_proposal(self.get_table()),
+        )
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):
         table = self.get_table()
         try:
-            version = services.configuration_change(
+            version = services.configuration_propose(
                 table=table,
                 changes=form.changes(),
-                changed_by=self.request.user,
+                proposed_by=self.request.user,
                 reason=form.cleaned_data["reason"],
                 valid_from=form.cleaned_data["valid_from"],
+                seen_version=form.cleaned_data["seen_version"],
             )
         except ValidationError as error:
             add_service_errors(form, error, form.error_aliases())
             return self.form_invalid(form)
         messages.success(
             self.request,
-            f"{table.code}: version {version.version} saved, in force from "
-            f"{version.valid_from:%Y-%m-%d %H:%M} UTC.",
+            f"{table.code}: version {version.version} proposed. Its odds are worked out in the background; "
+            "a second supervisor approves it once they are shown.",
         )
-        return redirect(table)
+        return redirect(
+            reverse("tables:configuration_proposal", args=[table.code]) + f"?version={version.version}"
+        )

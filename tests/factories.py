@@ -43,6 +43,25 @@ def table(code: str = "DLX1", *, game: str | None = None, currency: str = "EUR",
     return created
 
 
+def configuration_approved(
+    table, changes, *, reason="a configuration change", valid_from=None, proposed_by=None
+):
+    """A configuration change as it comes into force: proposed by one supervisor, its odds worked out,
+    approved by a second one ("second-supervisor"). The approved version."""
+    from tables.odds import configuration_odds_compute
+    from tables.services import configuration_approve, configuration_propose
+
+    proposal = configuration_propose(
+        table=table,
+        changes=changes,
+        proposed_by=proposed_by or user("supervisor"),
+        reason=reason,
+        valid_from=valid_from,
+    )
+    configuration_odds_compute(configuration=proposal)
+    return configuration_approve(configuration=proposal, decided_by=user("supervisor", "second-supervisor"))
+
+
 def player(external_id: str = "P1001", *, currency: str = "EUR", account_type: str = "real"):
     return player_create(
         external_id=external_id, currency=currency, account_type=account_type, display_name="Pat"
@@ -53,7 +72,9 @@ def report_rows(dlx, reports_dir, day=date(2026, 11, 28)) -> dict:
     """One stored row of each report model for `day`, and a PDF file whose checksum matches; their ids."""
     from reports.models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun
 
-    run = ReportRun.objects.create(day=day, trigger="command", time_zone="Europe/Malta", cutoff="06:00")
+    run = ReportRun.objects.create(
+        day=day, trigger="command", time_zone="Europe/Malta", cutoff="06:00", status="succeeded"
+    )
     counts = {"rounds": 1, "bets": 1, "players": 1}
     money = {"wagered": 10, "returned": 9, "gross_gaming_revenue": 1}
     figures = DailyFigures.objects.create(

@@ -1,8 +1,10 @@
 """A table's rules as one frozen value, and the four presets of the operators' rule sheets.
 
 A RuleSet validates itself when built, so a configuration that names an unknown rule, a paytable
-line without odds or a max round below 1 can never exist. `to_dict`/`from_dict` give the JSON
-form that table configurations store.
+line without odds or a max round below 1 can never exist; it names every problem at once
+(`RuleErrors`). `to_dict`/`from_dict` give the JSON form that table configurations store. A new
+version (`RuleSet.with_changes`) must also keep within the bounds a table may be configured with
+(`bound_problems`: seats, odds, max round); versions stored before a bound existed are read as stored.
 """
 
 import dataclasses
@@ -67,6 +69,14 @@ AUTO_PLAY_POLICIES = ("hit_to_12", "stand", "strategy")
 LOW_BALANCE_POLICIES = ("hit", "hit_to_12")
 
 
+# The bounds a table's configuration keeps (`bound_problems`): a paytable line pays at most
+# MAX_ODDS to 1, a side option's max round is from 1 to MAX_ROUND_BOUND, and a seated game has no more
+# seats than its rule sheet (SHEET_SEATS; None: the game has no seats, every player shares one deal).
+MAX_ODDS = Decimal(10000)
+MAX_ROUND_BOUND = 100
+SHEET_SEATS = {"deluxe": 7, "boundless": None, "classic": 7, "multiplayer": 7}
+
+
 class RuleError(ValueError):
     """A rule set that cannot be: `field` names the rule, `message` says why."""
 
@@ -74,6 +84,44 @@ class RuleError(ValueError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+    @property
+    def problems(self) -> tuple["RuleError", ...]:
+        """Every problem found, each with its own field: this one alone."""
+        return (self,)
+
+
+class RuleErrors(RuleError):
+    """Every problem of a rule set at once; `field` and `message` are the first one's."""
+
+    def __init__(self, problems):
+        flat = tuple(one for problem in problems for one in problem.problems)
+        super().__init__(flat[0].field, flat[0].message)
+        self.args = ("; ".join(f"{problem.field}: {problem.message}" for problem in flat),)
+        self.all = flat
+
+    @property
+    def problems(self) -> tuple[RuleError, ...]:
+        return self.all
+
+
+class _Problems:
+    """Collects RuleErrors so that every problem is named, not only the first."""
+
+    def __init__(self):
+        self.found: list[RuleError] = []
+
+    def check(self, check, *args):
+        """`check(*args)`'s result, or None when it raised a RuleError (kept)."""
+        try:
+            return check(*args)
+        except RuleError as error:
+            self.found.append(error)
+            return None
+
+    def raise_any(self):
+        if self.found:
+            raise RuleErrors(self.found)
 
 
 def _decimal(value: object, field_name: str) -> Decimal:
@@ -102,21 +150,13 @@ class SideOption:
             raise RuleError("side_options", f"unknown side option {self.kind!r}")
         if not self.paytable:
             raise RuleError(f"{where}.paytable", "a paytable needs at least one line")
+        problems = _Problems()
         seen = set()
         lines = []
         for pattern, odds in self.paytable:
-            if pattern not in SIDE_OPTION_PATTERNS[self.kind]:
-                known = ", ".join(SIDE_OPTION_PATTERNS[self.kind])
-                raise RuleError(f"{where}.paytable", f"unknown pattern {pattern!r} (known: {known})")
-            if pattern in seen:
-                raise RuleError(f"{where}.paytable.{pattern}", "pattern listed twice")
-            seen.add(pattern)
-            if odds is None or odds == "":
-                raise RuleError(f"{where}.paytable.{pattern}", "a paytable line needs odds")
-            odds = _decimal(odds, f"{where}.paytable.{pattern}")
-            if odds <= 0:
-                raise RuleError(f"{where}.paytable.{pattern}", "odds must be above 0")
-            lines.append((pattern, odds))
+            line = problems.check(self._line, pattern, odds, seen)
+            if line is not None:
+                lines.append(line)
         # In the canonical pattern order, so that equal paytables are equal however they were
         # written (PostgreSQL's jsonb does not keep the order of an object's keys).
         order = SIDE_OPTION_PATTERNS[self.kind]
@@ -124,7 +164,25 @@ class SideOption:
         if self.max_round is not None and (
             isinstance(self.max_round, bool) or not isinstance(self.max_round, int) or self.max_round < 1
         ):
-            raise RuleError(f"{where}.max_round", "max round must be a whole number of at least 1")
+            problems.found.append(
+                RuleError(f"{where}.max_round", "max round must be a whole number of at least 1")
+            )
+        problems.raise_any()
+
+    def _line(self, pattern: str, odds: object, seen: set) -> tuple[str, Decimal]:
+        where = f"side_options.{self.kind}"
+        if pattern not in SIDE_OPTION_PATTERNS[self.kind]:
+            known = ", ".join(SIDE_OPTION_PATTERNS[self.kind])
+            raise RuleError(f"{where}.paytable", f"unknown pattern {pattern!r} (known: {known})")
+        if pattern in seen:
+            raise RuleError(f"{where}.paytable.{pattern}", "pattern listed twice")
+        seen.add(pattern)
+        if odds is None or odds == "":
+            raise RuleError(f"{where}.paytable.{pattern}", "a paytable line needs odds")
+        odds = _decimal(odds, f"{where}.paytable.{pattern}")
+        if odds <= 0:
+            raise RuleError(f"{where}.paytable.{pattern}", "odds must be above 0")
+        return pattern, odds
 
     def odds(self, pattern: str) -> Decimal | None:
         for name, odds in self.paytable:
@@ -171,44 +229,52 @@ class RuleSet:
     strategy_overrides: tuple[tuple[str, str, str], ...] = ()
 
     def __post_init__(self):
+        problems = _Problems()
         if self.game not in GAMES:
-            raise RuleError("game", f"unknown game {self.game!r} (known: {', '.join(GAMES)})")
-        for name in ("decks", "max_splits"):
-            self._check_int(name, minimum=1 if name == "decks" else 0)
-        if self.decks > 8:
-            raise RuleError("decks", "at most 8 decks")
+            problems.found.append(
+                RuleError("game", f"unknown game {self.game!r} (known: {', '.join(GAMES)})")
+            )
+        if problems.check(lambda: self._check_int("decks", minimum=1)) is not None and self.decks > 8:
+            problems.found.append(RuleError("decks", "at most 8 decks"))
+        problems.check(lambda: self._check_int("max_splits", minimum=0))
         for name in ("seats", "max_seats_per_player", "max_cards"):
             if getattr(self, name) is not None:
-                self._check_int(name, minimum=1 if name != "max_cards" else 2)
+                problems.check(
+                    lambda name=name: self._check_int(name, minimum=1 if name != "max_cards" else 2)
+                )
         if self.seats is None and not self.shared_deal:
-            raise RuleError("seats", "a table without seats must share one deal")
+            problems.found.append(RuleError("seats", "a table without seats must share one deal"))
         for name, allowed in (
             ("double", DOUBLE_RULES),
             ("split_match", SPLIT_MATCHES),
             ("auto_play", AUTO_PLAY_POLICIES),
         ):
             if getattr(self, name) not in allowed:
-                raise RuleError(name, f"must be one of {', '.join(allowed)}")
+                problems.found.append(RuleError(name, f"must be one of {', '.join(allowed)}"))
         for name in ("low_balance_double", "low_balance_split"):
             value = getattr(self, name)
             if value is not None and value not in LOW_BALANCE_POLICIES:
-                raise RuleError(name, f"must be one of {', '.join(LOW_BALANCE_POLICIES)}")
+                problems.found.append(RuleError(name, f"must be one of {', '.join(LOW_BALANCE_POLICIES)}"))
         for name in ("blackjack_pays", "insurance_pays"):
-            odds = _decimal(getattr(self, name), name)
-            if odds <= 0:
-                raise RuleError(name, "odds must be above 0")
-            object.__setattr__(self, name, odds)
+            odds = problems.check(_decimal, getattr(self, name), name)
+            if odds is not None and odds <= 0:
+                problems.found.append(RuleError(name, "odds must be above 0"))
+            elif odds is not None:
+                object.__setattr__(self, name, odds)
         if self.published_rtp is not None:
-            rtp = _decimal(self.published_rtp, "published_rtp")
-            if not 0 < rtp <= 100:
-                raise RuleError("published_rtp", "a percentage above 0 and at most 100")
-            object.__setattr__(self, "published_rtp", rtp)
+            rtp = problems.check(_decimal, self.published_rtp, "published_rtp")
+            if rtp is not None and not 0 < rtp <= 100:
+                problems.found.append(RuleError("published_rtp", "a percentage above 0 and at most 100"))
+            elif rtp is not None:
+                object.__setattr__(self, "published_rtp", rtp)
         kinds = [option.kind for option in self.side_options]
         if len(kinds) != len(set(kinds)):
-            raise RuleError("side_options", "a side option is listed twice")
-        ordered = sorted(self.side_options, key=lambda option: SIDE_OPTION_KINDS.index(option.kind))
-        object.__setattr__(self, "side_options", tuple(ordered))
-        self._check_strategy_overrides()
+            problems.found.append(RuleError("side_options", "a side option is listed twice"))
+        else:
+            ordered = sorted(self.side_options, key=lambda option: SIDE_OPTION_KINDS.index(option.kind))
+            object.__setattr__(self, "side_options", tuple(ordered))
+        problems.check(self._check_strategy_overrides)
+        problems.raise_any()
 
     def _check_strategy_overrides(self):
         seen = set()
@@ -238,10 +304,11 @@ class RuleSet:
                 return action
         return None
 
-    def _check_int(self, name: str, *, minimum: int):
+    def _check_int(self, name: str, *, minimum: int) -> int:
         value = getattr(self, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
             raise RuleError(name, f"must be a whole number of at least {minimum}")
+        return value
 
     # --- lookups -----------------------------------------------------------------------------
 
@@ -280,21 +347,26 @@ class RuleSet:
         if not isinstance(data, Mapping):
             raise RuleError("rules", "must be an object")
         known = {f.name for f in dataclasses.fields(cls)}
-        for name in data:
-            if name not in known:
-                raise RuleError(name, "unknown rule")
-        values = dict(data)
+        problems = _Problems()
+        problems.found += [RuleError(name, "unknown rule") for name in data if name not in known]
+        values = {name: value for name, value in data.items() if name in known}
+        # Each part on its own, so that every problem of every part is named at once.
         if "side_options" in values:
-            values["side_options"] = _side_options_from_dict(values["side_options"])
+            values["side_options"] = problems.check(_side_options_from_dict, values["side_options"]) or ()
         if "strategy_overrides" in values:
-            values["strategy_overrides"] = _overrides_from_dict(values["strategy_overrides"])
+            values["strategy_overrides"] = (
+                problems.check(_overrides_from_dict, values["strategy_overrides"]) or ()
+            )
         try:
-            return cls(**values)
+            rules = problems.check(lambda: cls(**values))
         except TypeError as error:  # a required field missing
-            raise RuleError("rules", str(error)) from None
+            problems.found.append(RuleError("rules", str(error)))
+        problems.raise_any()
+        return rules
 
     def with_changes(self, changes: Mapping) -> "RuleSet":
-        """A new rule set with `changes` (in the stored form) applied; validated."""
+        """A new rule set with `changes` (in the stored form) applied; validated, within the bounds a
+        table keeps (`bound_problems`), every problem named at once (`RuleErrors`)."""
         data = self.to_dict()
         for name, value in changes.items():
             if name == "side_options" and isinstance(value, Mapping) and isinstance(data.get(name), dict):
@@ -306,7 +378,48 @@ class RuleSet:
                         merged[kind] = option
                 value = merged
             data[name] = value
-        return RuleSet.from_dict(data)
+        problems = _Problems()
+        rules = problems.check(RuleSet.from_dict, data)
+        problems.found += bound_problems(data)
+        problems.raise_any()
+        return rules
+
+
+def bound_problems(data: Mapping) -> list[RuleError]:
+    """Where a rule set in its stored form leaves the bounds a table's configuration keeps: seats (no
+    more than the game's rule sheet), a paytable line's odds (at most MAX_ODDS to 1), a side option's
+    max round (1 to MAX_ROUND_BOUND). A value that is not even valid is left to the rule set's own
+    checks, so each field gets one message."""
+    problems = []
+    game = data.get("game")
+    seats = data.get("seats")
+    if game in SHEET_SEATS and seats is not None:
+        sheet = SHEET_SEATS[game]
+        if sheet is None:
+            problems.append(RuleError("seats", "this game has no seats: every player shares one deal"))
+        elif isinstance(seats, int) and not isinstance(seats, bool) and seats > sheet:
+            problems.append(RuleError("seats", f"at most {sheet} seats at this game (its rule sheet)"))
+    options = data.get("side_options")
+    for kind, option in options.items() if isinstance(options, Mapping) else ():
+        if not isinstance(option, Mapping):
+            continue
+        where = f"side_options.{kind}"
+        max_round = option.get("max_round")
+        if isinstance(max_round, int) and not isinstance(max_round, bool) and max_round > MAX_ROUND_BOUND:
+            problems.append(
+                RuleError(f"{where}.max_round", f"max round must be from 1 to {MAX_ROUND_BOUND} (or none)")
+            )
+        paytable = option.get("paytable")
+        for pattern, odds in paytable.items() if isinstance(paytable, Mapping) else ():
+            try:
+                value = _decimal(odds, f"{where}.paytable.{pattern}")
+            except RuleError:
+                continue
+            if value > MAX_ODDS:
+                problems.append(
+                    RuleError(f"{where}.paytable.{pattern}", f"odds must be at most {MAX_ODDS:,} to 1")
+                )
+    return problems
 
 
 def _overrides_to_dict(overrides) -> dict:
@@ -330,18 +443,22 @@ def _overrides_from_dict(table: object) -> tuple[tuple[str, str, str], ...]:
 def _side_options_from_dict(options: object) -> tuple[SideOption, ...]:
     if not isinstance(options, Mapping):
         raise RuleError("side_options", "must be an object of side option -> {paytable, max_round}")
-    result = []
-    for kind, option in options.items():
-        if not isinstance(option, Mapping):
-            raise RuleError(f"side_options.{kind}", "must be an object with a paytable")
-        unknown = set(option) - {"paytable", "max_round"}
-        if unknown:
-            raise RuleError(f"side_options.{kind}.{sorted(unknown)[0]}", "unknown rule")
-        paytable = option.get("paytable")
-        if not isinstance(paytable, Mapping):
-            raise RuleError(f"side_options.{kind}.paytable", "must be an object of pattern -> odds")
-        result.append(SideOption(kind, tuple(paytable.items()), option.get("max_round")))
+    problems = _Problems()
+    result = [problems.check(_side_option_from_dict, kind, option) for kind, option in options.items()]
+    problems.raise_any()
     return tuple(result)
+
+
+def _side_option_from_dict(kind: str, option: object) -> SideOption:
+    if not isinstance(option, Mapping):
+        raise RuleError(f"side_options.{kind}", "must be an object with a paytable")
+    unknown = set(option) - {"paytable", "max_round"}
+    if unknown:
+        raise RuleError(f"side_options.{kind}.{sorted(unknown)[0]}", "unknown rule")
+    paytable = option.get("paytable")
+    if not isinstance(paytable, Mapping):
+        raise RuleError(f"side_options.{kind}.paytable", "must be an object of pattern -> odds")
+    return SideOption(kind, tuple(paytable.items()), option.get("max_round"))
 
 
 def _paytable(**odds: int) -> tuple[tuple[str, Decimal], ...]:

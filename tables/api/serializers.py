@@ -106,7 +106,16 @@ class TheoreticalOddsSerializer(serializers.Serializer):
 class TableConfigurationSerializer(serializers.ModelSerializer):
     table = serializers.CharField(source="table.code", read_only=True)
     rules = serializers.JSONField(read_only=True, help_text="The rule set as stored (RuleSet.to_dict).")
-    created_by = serializers.CharField(source="created_by.username", read_only=True)
+    created_by = serializers.CharField(
+        source="created_by.username", read_only=True, help_text="Who proposed the version."
+    )
+    decided_by = serializers.CharField(
+        source="decided_by.username",
+        read_only=True,
+        allow_null=True,
+        help_text="The second supervisor who approved or rejected it (null while proposed, and for "
+        "versions stored before change control).",
+    )
     theoretical = serializers.SerializerMethodField(
         help_text="The version's theoretical RTP; null until worked out, and while figures of an older "
         "method are worked out again."
@@ -118,11 +127,16 @@ class TableConfigurationSerializer(serializers.ModelSerializer):
             "id",
             "table",
             "version",
+            "status",
             "valid_from",
+            "requested_from",
             "rules",
             "reason",
             "created_by",
             "created_at",
+            "decided_by",
+            "decided_at",
+            "decision_comment",
             "theoretical",
         ]
         read_only_fields = fields
@@ -139,6 +153,20 @@ class ConfigurationChangeSerializer(InputSerializer):
         '{"mixed_pair": "6"}, "max_round": 30}}}. Odds as decimal strings or integers.'
     )
     valid_from = serializers.DateTimeField(
-        required=False, allow_null=True, help_text="When the new version starts (default: now)."
+        required=False,
+        allow_null=True,
+        help_text="When the new version is to come into force (never in the past); at approval if that is "
+        "later. Default: as soon as it is approved.",
     )
     reason = serializers.CharField(allow_blank=True, help_text="Why: kept with the version.")
+    seen_version = serializers.IntegerField(
+        min_value=1,
+        help_text="The table's latest version number (whatever its status) your change is based on; "
+        "refused if a version was proposed or decided since.",
+    )
+
+
+class ConfigurationDecisionSerializer(InputSerializer):
+    comment = serializers.CharField(
+        required=False, allow_blank=True, default="", help_text="Kept with the decision; required to reject."
+    )

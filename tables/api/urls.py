@@ -12,5 +12,15 @@ urlpatterns = [
     path(f"{code}/status", views.TableStatusView.as_view(), name="table-status"),
     path(f"{code}/status-changes/", views.TableStatusChangeListView.as_view(), name="table-status-changes"),
     path(f"{code}/configurations/", views.TableConfigurationListView.as_view(), name="table-configurations"),
+    path(
+        "table-configurations/<int:pk>/approve",
+        views.ConfigurationApproveView.as_view(),
+        name="tableconfiguration-approve",
+    ),
+    path(
+        "table-configurations/<int:pk>/reject",
+        views.ConfigurationRejectView.as_view(),
+        name="tableconfiguration-reject",
+    ),
     *router.urls,
 ]

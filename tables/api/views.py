@@ -5,13 +5,14 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.response import Response
 
-from config.api import validated
+from config.api import has_permission, validated
 from tables import services
 from tables.filtersets import TableConfigurationFilterSet, TableFilterSet, TableStatusChangeFilterSet
 from tables.models import Table, TableConfiguration, TableStatusChange
 
 from .serializers import (
     ConfigurationChangeSerializer,
+    ConfigurationDecisionSerializer,
     TableConfigurationSerializer,
     TableCreateSerializer,
     TableSerializer,
@@ -86,10 +87,14 @@ class TableStatusChangeListView(TableNestedMixin, generics.ListAPIView):
     ordering_fields = ["changed_at"]
 
 
-class TableConfigurationListView(TableNestedMixin, generics.ListAPIView):
-    """A table's configuration versions, newest first; POST makes a new version."""
+CONFIGURATIONS = TableConfiguration.objects.select_related("table", "created_by", "decided_by", "odds")
 
-    queryset = TableConfiguration.objects.select_related("table", "created_by", "odds")
+
+class TableConfigurationListView(TableNestedMixin, generics.ListAPIView):
+    """A table's configuration versions, newest first; POST proposes a new version (in force only once a
+    second supervisor approves it)."""
+
+    queryset = CONFIGURATIONS
     serializer_class = TableConfigurationSerializer
     filterset_class = TableConfigurationFilterSet
     ordering_fields = ["version", "valid_from"]
@@ -97,16 +102,48 @@ class TableConfigurationListView(TableNestedMixin, generics.ListAPIView):
     @extend_schema(request=ConfigurationChangeSerializer, responses={201: TableConfigurationSerializer})
     def post(self, request, code: str):
         table = self.get_table()
-        configuration = services.configuration_change(
-            table=table, changed_by=request.user, **validated(ConfigurationChangeSerializer, request)
+        configuration = services.configuration_propose(
+            table=table, proposed_by=request.user, **validated(ConfigurationChangeSerializer, request)
         )
-        return Response(TableConfigurationSerializer(configuration).data, status=status.HTTP_201_CREATED)
+        return Response(
+            TableConfigurationSerializer(CONFIGURATIONS.get(pk=configuration.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class ConfigurationDecisionView(generics.GenericAPIView):
+    queryset = CONFIGURATIONS
+    serializer_class = TableConfigurationSerializer
+    permission_classes = [has_permission("tables.decide_tableconfiguration")]
+    filter_backends = []
+    pagination_class = None
+    decide = None
+
+    @extend_schema(request=ConfigurationDecisionSerializer, responses={200: TableConfigurationSerializer})
+    def post(self, request, pk: int):
+        configuration = get_object_or_404(TableConfiguration, pk=pk)
+        data = validated(ConfigurationDecisionSerializer, request)
+        self.decide(configuration=configuration, decided_by=request.user, comment=data["comment"])
+        return Response(TableConfigurationSerializer(CONFIGURATIONS.get(pk=pk)).data)
+
+
+class ConfigurationApproveView(ConfigurationDecisionView):
+    """Approve a proposed version (a supervisor who did not propose it, once its odds are worked out): it
+    comes into force at the time asked for, or now if that has passed."""
+
+    decide = staticmethod(services.configuration_approve)
+
+
+class ConfigurationRejectView(ConfigurationDecisionView):
+    """Reject a proposed version, with a comment; it never comes into force."""
+
+    decide = staticmethod(services.configuration_reject)
 
 
 class TableConfigurationViewSet(viewsets.ReadOnlyModelViewSet):
     """Every table's configuration versions (filters as on the configurations page)."""
 
-    queryset = TableConfiguration.objects.select_related("table", "created_by", "odds")
+    queryset = CONFIGURATIONS
     serializer_class = TableConfigurationSerializer
     filterset_class = TableConfigurationFilterSet
     ordering_fields = ["version", "valid_from", "created_at"]

@@ -21,11 +21,10 @@ def utc_text(moment: datetime | None) -> str:
 
 
 def odds_text(odds: Decimal) -> str:
-    """Decimal("10") -> "10", Decimal("2.50") -> "2.5" (never "1E+1")."""
-    odds = Decimal(odds)
-    if odds == odds.to_integral_value():
-        return str(odds.quantize(Decimal(1)))
-    return format(odds.normalize(), "f")
+    """Decimal("10") -> "10", Decimal("2.50") -> "2.5" (never "1E+1"), whatever its size: a version
+    stored before the bounds may hold odds like 1E+308."""
+    text = format(Decimal(odds), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 @register.filter

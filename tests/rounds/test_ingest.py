@@ -18,8 +18,7 @@ from rounds.engine.rules import SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
 from rounds.models import Bet, Finding, Hand, Incident, Round, Shoe, Spot
 from tables.models import Table
-from tables.services import configuration_change
-from tests.factories import user
+from tests.factories import configuration_approved, user
 from tests.fixtures import ROUND_NAMES, round_document, round_path, round_paths
 
 ROUND_MODELS = (Round, Shoe, Spot, Hand, Bet, Finding, Incident)
@@ -372,16 +371,15 @@ def test_a_wrong_payout_is_stored_with_both_amounts_and_a_finding(demo):
 
 def test_a_round_is_settled_by_the_configuration_in_force_when_it_was_played(demo):
     table = Table.objects.get(code="CLS1")
-    configuration_change(
-        table=table,
-        changes={
+    configuration_approved(
+        table,
+        {
             "side_options": {
                 "perfect_pairs": {
                     "paytable": {"mixed_pair": "6", "coloured_pair": "12", "perfect_pair": "30"}
                 }
             }
         },
-        changed_by=user("supervisor"),
         reason="a richer perfect pair",
     )
     played = round_document("classic-perfect-pairs-21-plus-3-behind")  # played before the change

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from rounds.engine.odds import METHOD_VERSION, theoretical_odds
 from rounds.engine.rules import preset
-from tables.services import configuration_change, table_create
+from tables.services import table_create
 from tests import factories
 
 
@@ -69,11 +69,8 @@ def test_it_names_where_the_tables_strategy_table_differs_from_best_play():
 def test_it_reads_the_configuration_in_force_at_a_table(db):
     table = factories.table("DLX1")
     paytable = {"mixed_pair": "6", "coloured_pair": "10", "perfect_pair": "30", "suited_trips": "50"}
-    configuration_change(
-        table=table,
-        changes={"side_options": {"pair": {"paytable": paytable}}},
-        changed_by=factories.user("supervisor"),
-        reason="a richer mixed pair",
+    factories.configuration_approved(
+        table, {"side_options": {"pair": {"paytable": paytable}}}, reason="a richer mixed pair"
     )
 
     printed = json.loads(run_odds("DLX1", "--json"))

@@ -23,7 +23,6 @@ from rounds.ingest import round_ingest
 from rounds.models import PlayerDayTotal, PlayerTotalsPending, Round, TableDayPatternHits, TableDayTotal
 from rounds.totals import player_totals_catch_up
 from tables.models import Table, TableConfiguration
-from tables.services import configuration_change
 from tests import factories
 from tests.fixtures import round_documents
 
@@ -39,10 +38,10 @@ def ingest_a_mixed_day() -> None:
     (pair,) = [o for o in deluxe.configurations.get(version=1).rule_set.side_options if o.kind == "pair"]
     paytable = {pattern: str(odds) for pattern, odds in pair.paytable}
     with freeze_time("2026-11-01"):  # Deluxe's Pair closes after round 3: later Pair stakes are late
-        configuration_change(
-            table=deluxe,
-            changes={"side_options": {"pair": {"paytable": paytable, "max_round": 3}}},
-            changed_by=factories.user("supervisor", "supervisor"),
+        factories.configuration_approved(
+            deluxe,
+            {"side_options": {"pair": {"paytable": paytable, "max_round": 3}}},
+            proposed_by=factories.user("supervisor", "supervisor"),
             reason="Pair closes early",
             valid_from=datetime(2026, 11, 2, tzinfo=UTC),
         )

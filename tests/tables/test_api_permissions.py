@@ -27,7 +27,11 @@ WRITES = [
     (
         "post",
         "/api/tables/DLX1/configurations/",
-        {"changes": {"side_options": {"pair": {"paytable": {"mixed_pair": "6"}}}}, "reason": "promo"},
+        {
+            "changes": {"side_options": {"pair": {"paytable": {"mixed_pair": "6"}}}},
+            "reason": "promo",
+            "seen_version": 1,
+        },
         201,
     ),
 ]

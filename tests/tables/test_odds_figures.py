@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from rounds.engine.odds import METHOD_VERSION, theoretical_odds
 from tables.models import ConfigurationOdds, TableConfiguration
-from tables.services import configuration_change
+from tables.services import configuration_propose
 from tables.tasks import configuration_odds
 from tests import factories
 
@@ -51,10 +51,10 @@ def test_figures_are_never_worked_out_twice_by_one_method(deluxe):
 
 def test_a_changed_paytable_gets_figures_of_its_own(deluxe, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        version = configuration_change(
+        version = configuration_propose(
             table=deluxe,
             changes={"side_options": {"pair": {"paytable": RICHER_PAIR}}},
-            changed_by=factories.user("supervisor"),
+            proposed_by=factories.user("supervisor"),
             reason="richer pair",
         )
     first, second = (

@@ -9,7 +9,8 @@ from accounts.services import user_create
 from limits.models import TableLimit
 from limits.services import table_limit_set
 from tables.models import Table, TableConfiguration, TableStatusChange
-from tables.services import configuration_change, table_create, table_set_status
+from tables.services import table_create, table_set_status
+from tests.factories import configuration_approved
 
 pytestmark = pytest.mark.django_db
 
@@ -55,6 +56,9 @@ PAGES = [
     ("tables:table_update", ("DLX1",), "supervisor"),
     ("tables:table_status", ("DLX1",), "supervisor"),
     ("tables:configuration_change", ("DLX1",), "supervisor"),
+    ("tables:configuration_proposal", ("DLX1",), "supervisor compliance"),
+    ("tables:configuration_approve", ("DLX1",), "supervisor"),
+    ("tables:configuration_reject", ("DLX1",), "supervisor"),
     ("limits:table_limit_list", (), "supervisor compliance"),
     ("limits:table_limit_set", ("DLX1",), "supervisor"),
 ]
@@ -145,11 +149,11 @@ def test_the_detail_page_shows_rules_versions_limits_log_and_history(client):
     table = make_table()
     user = login(client, "supervisor")
     table_set_status(table=table, status="open", changed_by=user, reason="Shift start")
-    configuration_change(
-        table=table,
-        changes={"side_options": {"pair": {"paytable": {"mixed_pair": "6"}, "max_round": 30}}},
-        changed_by=user,
+    configuration_approved(
+        table,
+        {"side_options": {"pair": {"paytable": {"mixed_pair": "6"}, "max_round": 30}}},
         reason="March paytable",
+        proposed_by=user,
     )
     html = client.get(reverse("tables:table_detail", args=["DLX1"])).content.decode()
     assert "Mixed pair" in html and "6:1" in html and "Max round: 30" in html

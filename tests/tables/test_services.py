@@ -10,8 +10,8 @@ from django.utils import timezone
 from rounds.engine.rules import preset
 from tables.models import Table, TableConfiguration, TableStatusChange
 from tables.selectors import configuration_in_force
-from tables.services import configuration_change, table_create, table_set_status, table_update
-from tests.factories import table, user
+from tables.services import configuration_propose, table_create, table_set_status, table_update
+from tests.factories import configuration_approved, table, user
 
 pytestmark = pytest.mark.django_db
 
@@ -47,14 +47,13 @@ def test_it_refuses_a_bad_table_naming_the_field(fields, field):
 
 def test_a_paytable_change_is_a_new_version_and_the_old_one_stays():
     dlx = table("DLX1")
-    changed = configuration_change(
-        table=dlx,
-        changes={
+    changed = configuration_approved(
+        dlx,
+        {
             "side_options": {
                 "pair": {"paytable": {"mixed_pair": "6", "coloured_pair": "12", "perfect_pair": "25"}}
             }
         },
-        changed_by=user(),
         reason="new pair paytable",
     )
     first = dlx.configurations.get(version=1)
@@ -92,7 +91,7 @@ def test_a_paytable_change_is_a_new_version_and_the_old_one_stays():
 def test_it_refuses_a_configuration_that_cannot_be(changes, field):
     dlx = table("DLX1")
     with pytest.raises(ValidationError) as error:
-        configuration_change(table=dlx, changes=changes, changed_by=user(), reason="try")
+        configuration_propose(table=dlx, changes=changes, proposed_by=user(), reason="try")
     assert field_of(error.value) == field
     assert dlx.configurations.count() == 1
 
@@ -100,27 +99,25 @@ def test_it_refuses_a_configuration_that_cannot_be(changes, field):
 def test_a_version_cannot_start_in_the_past_or_change_nothing():
     dlx = table("DLX1")
     with pytest.raises(ValidationError) as error:
-        configuration_change(
+        configuration_propose(
             table=dlx,
             changes={"seats": 6},
-            changed_by=user(),
+            proposed_by=user(),
             reason="late",
             valid_from=timezone.now() - timedelta(hours=1),
         )
     assert field_of(error.value) == "valid_from"
     with pytest.raises(ValidationError):
-        configuration_change(table=dlx, changes={"seats": 7}, changed_by=user(), reason="same")
+        configuration_propose(table=dlx, changes={"seats": 7}, proposed_by=user(), reason="same")
     with pytest.raises(ValidationError) as error:
-        configuration_change(table=dlx, changes={"seats": 6}, changed_by=user(), reason=" ")
+        configuration_propose(table=dlx, changes={"seats": 6}, proposed_by=user(), reason=" ")
     assert field_of(error.value) == "reason"
 
 
 def test_a_future_version_is_pending_until_it_starts():
     dlx = table("DLX1")
     tomorrow = timezone.now() + timedelta(days=1)
-    configuration_change(
-        table=dlx, changes={"seats": 5}, changed_by=user(), reason="fewer seats", valid_from=tomorrow
-    )
+    configuration_approved(dlx, {"seats": 5}, reason="fewer seats", valid_from=tomorrow)
     assert configuration_in_force(dlx).version == 1
     assert configuration_in_force(dlx, tomorrow + timedelta(seconds=1)).rule_set.seats == 5
 
