@@ -7,6 +7,7 @@ from tables.choices import Currency, Game
 from tables.models import Table
 
 from .choices import AccountType, BetKind, PlayerStatus
+from .services import stake_range_check
 
 
 class PlayerCreateForm(forms.Form):
@@ -35,8 +36,13 @@ class TableLimitForm(forms.Form):
         self.fields["kind"].choices = kinds
 
 
+SCOPE_FIELDS = ("kind", "table", "game")
+
+
 class PersonalLimitScopeForm(forms.Form):
-    """Which limit to look at and change: a bet kind or all, a table or a game or every table."""
+    """Which limit to look at and change: a bet kind or all, a table or a game or every table. On
+    the personal-limit page its selects are in the form that saves, so the scope saved is the one
+    they show."""
 
     kind = forms.ChoiceField(label="Bet kind", choices=[("", "All kinds")] + BetKind.choices, required=False)
     table = forms.ModelChoiceField(
@@ -54,13 +60,24 @@ class PersonalLimitScopeForm(forms.Form):
             self.add_error("game", "A personal limit is for one table or for one game, not both.")
         return data
 
+    def scope(self) -> dict:
+        """The scope chosen, as `personal_limit_set` takes it (call after is_valid())."""
+        return {name: self.cleaned_data[name] for name in SCOPE_FIELDS}
+
+
+def scope_values(scope: dict) -> dict:
+    """A scope as the values of its form fields: kind, table code, game."""
+    table = scope["table"]
+    return {"kind": scope["kind"], "table": table.code if table else "", "game": scope["game"]}
+
 
 class PersonalLimitForm(forms.Form):
-    """The new range for the scope shown; `seen_setting` is the setting the agent looked at."""
+    """The new range. `seen_*` is the scope the page showed, and `seen_setting` the latest setting
+    of it the agent saw: the range is saved only for that scope, and only while it is the latest."""
 
-    kind = forms.CharField(required=False, widget=forms.HiddenInput)
-    table = forms.CharField(required=False, widget=forms.HiddenInput)
-    game = forms.CharField(required=False, widget=forms.HiddenInput)
+    seen_kind = forms.CharField(required=False, widget=forms.HiddenInput)
+    seen_table = forms.CharField(required=False, widget=forms.HiddenInput)
+    seen_game = forms.CharField(required=False, widget=forms.HiddenInput)
     seen_setting = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     min_stake = StakeField(label="Minimum stake", required=False, help_text="Empty: the table's minimum.")
     max_stake = StakeField(
@@ -70,11 +87,19 @@ class PersonalLimitForm(forms.Form):
     )
     reason = ReasonField()
 
-    def clean_table(self):
-        code = self.cleaned_data.get("table")
-        if not code:
-            return None
-        table = Table.objects.filter(code=code).first()
-        if table is None:
-            raise forms.ValidationError(f"No table {code}.")
-        return table
+    def clean(self):
+        data = super().clean()
+        try:
+            stake_range_check(data.get("min_stake"), data.get("max_stake"))
+        except forms.ValidationError as error:
+            self.add_error(None, error)
+        return data
+
+    def seen_scope_values(self) -> dict:
+        """The scope the page showed, as the values of the scope form's fields."""
+        return {name: self.data.get(f"seen_{name}", "") for name in SCOPE_FIELDS}
+
+    def limit_data(self) -> dict:
+        """What `personal_limit_set` takes from this form (call after is_valid())."""
+        names = ("seen_setting", "min_stake", "max_stake", "reason")
+        return {name: self.cleaned_data[name] for name in names}

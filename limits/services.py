@@ -6,18 +6,45 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import capfirst
 
 from config.money import money_text
 from config.refusals import refused_when_taken, require_reason
 from tables.choices import Currency, Game
 from tables.models import Table
 from tables.selectors import configuration_in_force
+from tables.templatetags.pitboss import utc_text
 
 from .choices import TABLE_LIMIT_KINDS, AccountType, BetKind, PlayerStatus
 from .models import PersonalLimit, Player, TableLimit
-from .selectors import personal_limit_settings
+from .selectors import ScopeSettings, personal_limit_scope_settings
 
 RAISE_DELAY = timedelta(hours=24)  # UK and Malta: a loosening takes effect only a day later
+
+
+class PersonalLimitChanged(ValidationError):
+    """Someone changed the scope since the agent looked at it (`seen_setting`): HTTP 409 in the
+    API, the new value shown on the page. Nothing was changed."""
+
+    status_code = 409
+
+
+def changed_since_seen(scope: PersonalLimit, settings: ScopeSettings) -> str:
+    """Why a change was refused as stale, naming what is set for the scope now."""
+    current = settings.current
+    now = [
+        f"in force {current.range_label} since {utc_text(current.effective_from)} (setting {current.pk})"
+        if current
+        else "no limit in force"
+    ]
+    now += [
+        f"pending {row.range_label} from {utc_text(row.effective_from)} (setting {row.pk})"
+        for row in settings.pending
+    ]
+    return (
+        f"Someone changed this limit since you opened it. {capfirst(scope.scope_label)}: "
+        f"{'; '.join(now)}. Look at the new value and try again (the latest setting is {settings.latest_id})."
+    )
 
 
 def _check_amount(name: str, amount: Decimal | None, *, required: bool) -> None:
@@ -33,7 +60,9 @@ def _check_amount(name: str, amount: Decimal | None, *, required: bool) -> None:
         raise ValidationError({name: "At most 2 decimals."})
 
 
-def _check_range(min_stake: Decimal | None, max_stake: Decimal | None) -> None:
+def stake_range_check(min_stake: Decimal | None, max_stake: Decimal | None) -> None:
+    """A minimum above the maximum is refused, naming `min_stake` (forms check it too, to show it
+    with their other errors)."""
     if min_stake is not None and max_stake is not None and min_stake > max_stake:
         above = f"The minimum {money_text(min_stake)} is above the maximum {money_text(max_stake)}."
         raise ValidationError({"min_stake": above})
@@ -106,7 +135,7 @@ def table_limit_set(
         raise ValidationError({"currency": f"{table.code} plays in {table.currency}, not {currency}."})
     _check_amount("min_stake", min_stake, required=True)
     _check_amount("max_stake", max_stake, required=True)
-    _check_range(min_stake, max_stake)
+    stake_range_check(min_stake, max_stake)
     limit = TableLimit.objects.select_for_update().filter(table=table, kind=kind).first()
     if limit is None:
         limit = TableLimit(table=table, kind=kind)
@@ -135,8 +164,10 @@ def personal_limit_set(
     """Set a player's stake range for a scope. A lower maximum is in force at once; a higher one (or
     lifting it) 24 hours later, pending until then. A later change withdraws a pending one.
 
-    `seen_setting` is the id of the setting the agent was looking at (0: none); when someone else
-    changed the scope since, the change is refused rather than silently overwriting theirs.
+    `seen_setting` is the latest setting of the scope the agent was looking at (`ScopeSettings.
+    latest_id`, 0: none); when someone else changed the scope since, the change is refused with
+    `PersonalLimitChanged` rather than silently overwriting theirs. Pages and the API always send
+    it; None (no check) is for the demo and tests only.
     """
     reason = require_reason(reason)
     if kind and kind not in BetKind.values:
@@ -158,24 +189,15 @@ def personal_limit_set(
         )
     _check_amount("min_stake", min_stake, required=False)
     _check_amount("max_stake", max_stake, required=False)
-    _check_range(min_stake, max_stake)
+    stake_range_check(min_stake, max_stake)
 
     player = Player.objects.select_for_update().get(pk=player.pk)  # one change to a player's limits at a time
-    scope = (kind, table.pk if table else None, game)
     now = timezone.now()
-    current = personal_limit_settings(player, now).get(scope)
-    pending = [
-        row
-        for row in player.personal_limits.filter(effective_from__gt=now, withdrawn_at__isnull=True)
-        if row.scope == scope
-    ]
-    latest_seen = max([row.pk for row in pending] + ([current.pk] if current else []), default=0)
-    if seen_setting is not None and seen_setting != latest_seen:
-        raise ValidationError(
-            {
-                "__all__": "Someone changed this limit since you opened it; "
-                "look at the new value and try again."
-            }
+    settings = personal_limit_scope_settings(player, kind=kind, table=table, game=game, at=now)
+    current, pending = settings.current, settings.pending
+    if seen_setting is not None and seen_setting != settings.latest_id:
+        raise PersonalLimitChanged(
+            {"seen_setting": changed_since_seen(PersonalLimit(kind=kind, table=table, game=game), settings)}
         )
     current_max = current.max_stake if current else None
     current_min = current.min_stake if current else None

@@ -1,17 +1,18 @@
 """Player, table-limit and personal-limit pages: thin views over the services and selectors."""
 
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
-from django.views.generic import DetailView, FormView
+from django.views.generic import DetailView, FormView, TemplateView
 
 from config.forms import add_service_errors
 from config.listing import FilteredListView
+from config.views import PermissionRequiredMixin
 from tables.models import Table
 from tables.selectors import configuration_in_force
 from tables.views import with_changes
@@ -25,9 +26,16 @@ from .forms import (
     PlayerCreateForm,
     PlayerUpdateForm,
     TableLimitForm,
+    scope_values,
 )
 from .models import PersonalLimit, Player, TableLimit
-from .selectors import effective_limits, pending_personal_limits, personal_limit_settings
+from .selectors import (
+    ScopeSettings,
+    effective_limits,
+    pending_personal_limits,
+    personal_limit_scope_settings,
+    personal_limit_settings,
+)
 from .tables import PersonalLimitTable, PlayerTable, TableLimitTable, personal_limit_state
 
 
@@ -215,83 +223,112 @@ class TableLimitSetView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
         return redirect(table)
 
 
-class PersonalLimitSetView(PlayerMixin, FormView):
-    """Pick a scope (GET), see what is in force and pending for it, then set a new range (POST)."""
+EVERY_SCOPE = {"kind": "", "table": None, "game": ""}  # all kinds at every table
+
+
+def scope_label(scope: dict) -> str:
+    return PersonalLimit(**scope).scope_label
+
+
+class PersonalLimitSetView(PlayerMixin, TemplateView):
+    """Set a player's personal limit for the scope on screen.
+
+    The scope selects are in the form that saves. The page shows what is set for one scope (the
+    `seen_*` fields and `seen_setting`); Save with other selects saves nothing: it shows what is set
+    for the scope chosen, keeping what was typed, and a second Save saves it. So the scope saved is
+    always the one the selects show, and the stale check is for that scope. "Show this limit" shows
+    the scope chosen without saving.
+    """
 
     permission_required = "limits.add_personallimit"
-    form_class = PersonalLimitForm
     template_name = "limits/personal_limit_form.html"
 
-    def scope(self) -> dict:
-        if not hasattr(self, "_scope"):
-            player = self.get_player()
-            source = self.request.POST if self.request.method == "POST" else self.request.GET
-            self.scope_form = PersonalLimitScopeForm(source or None, player=player)
-            if self.scope_form.is_bound and self.scope_form.is_valid():
-                data = self.scope_form.cleaned_data
-                self._scope = {"kind": data["kind"], "table": data["table"], "game": data["game"]}
-            else:
-                self._scope = {"kind": "", "table": None, "game": ""}
-        return self._scope
-
-    def current_and_pending(self):
-        if not hasattr(self, "_current_and_pending"):
-            player, scope = self.get_player(), self.scope()
-            key = (scope["kind"], scope["table"].pk if scope["table"] else None, scope["game"])
-            current = personal_limit_settings(player).get(key)
-            pending = [row for row in pending_personal_limits(player) if row.scope == key]
-            self._current_and_pending = current, pending
-        return self._current_and_pending
-
-    def latest_seen(self) -> int:
-        current, pending = self.current_and_pending()
-        return max([row.pk for row in pending] + ([current.pk] if current else []), default=0)
-
-    def get_initial(self):
-        scope = self.scope()
-        current, _ = self.current_and_pending()
-        initial = {
-            "kind": scope["kind"],
-            "table": scope["table"].code if scope["table"] else "",
-            "game": scope["game"],
-            "seen_setting": self.latest_seen(),
-        }
-        if current:
-            initial.update(min_stake=current.min_stake, max_stake=current.max_stake)
-        return initial
-
-    def get_context_data(self, **kwargs):
-        current, pending = self.current_and_pending()
-        scope = self.scope()
-        label = PersonalLimit(kind=scope["kind"], table=scope["table"], game=scope["game"]).scope_label
-        kwargs.update(
-            player=self.get_player(),
-            scope_form=self.scope_form,
-            scope_label=label,
-            current=current,
-            pending=pending,
-        )
-        return super().get_context_data(**kwargs)
-
-    def form_valid(self, form):
+    def get(self, request, *args, **kwargs):
         player = self.get_player()
+        scope_form = PersonalLimitScopeForm(request.GET or None, player=player)
+        scope = scope_form.scope() if scope_form.is_bound and scope_form.is_valid() else EVERY_SCOPE
+        settings = self.settings(scope)
+        initial = self.seen(scope, settings)
+        if settings.current:
+            initial.update(min_stake=settings.current.min_stake, max_stake=settings.current.max_stake)
+        return self.page(scope_form, PersonalLimitForm(initial=initial), scope, settings)
+
+    def post(self, request, *args, **kwargs):
+        player = self.get_player()
+        scope_form = PersonalLimitScopeForm(request.POST, player=player)
+        form = PersonalLimitForm(request.POST)
+        seen_form = PersonalLimitScopeForm(form.seen_scope_values(), player=player)
+        seen = seen_form.scope() if seen_form.is_valid() else None
+        looking = "show" in request.POST
+        typed = {name: request.POST.get(name, "") for name in ("min_stake", "max_stake", "reason")}
+        if not scope_form.is_valid():
+            shown = seen or EVERY_SCOPE
+            if looking:  # only the scope is checked when looking
+                form = PersonalLimitForm(initial={**typed, **self.seen(shown, self.settings(shown))})
+            return self.page(scope_form, form, shown, self.settings(shown))
+        scope = scope_form.scope()
+        settings = self.settings(scope)
+        if looking:
+            form = PersonalLimitForm(initial={**typed, **self.seen(scope, settings)})
+            return self.page(scope_form, form, scope, settings)
+        if scope != seen:
+            form.is_valid()
+            self.now_seeing(form, scope, settings)
+            before = scope_label(seen) if seen else "another limit"
+            form.add_error(
+                None,
+                f"Nothing was saved: the page was showing {before}, and the scope chosen is "
+                f"{scope_label(scope)}. Check what is set for it, then save again.",
+            )
+            return self.page(scope_form, form, scope, settings)
+        if not form.is_valid():
+            return self.page(scope_form, form, scope, settings)
         try:
             setting = services.personal_limit_set(
-                player=player, changed_by=self.request.user, **form.cleaned_data
+                player=player, changed_by=request.user, **scope, **form.limit_data()
             )
+        except services.PersonalLimitChanged as changed:
+            # Someone else changed it: show their value, and let a second try go through.
+            settings = self.settings(scope)
+            self.now_seeing(form, scope, settings)
+            for message in changed.messages:
+                form.add_error(None, message)
+            return self.page(scope_form, form, scope, settings)
         except ValidationError as error:
             add_service_errors(form, error)
-            if "__all__" in getattr(error, "error_dict", {}):
-                # Someone else changed it: show their value, and let a second try go through.
-                form.data = form.data.copy()
-                form.data["seen_setting"] = str(self.latest_seen())
-            return self.form_invalid(form)
+            return self.page(scope_form, form, scope, settings)
         if setting.effective_from > timezone.now():
             messages.warning(
-                self.request,
+                request,
                 f"Raise recorded: {setting.scope_label} {setting.range_label}, pending until "
                 f"{setting.effective_from:%Y-%m-%d %H:%M} UTC.",
             )
         else:
-            messages.success(self.request, f"In force now: {setting.scope_label} {setting.range_label}.")
+            messages.success(request, f"In force now: {setting.scope_label} {setting.range_label}.")
         return redirect(reverse("limits:player_detail", args=[player.external_id]))
+
+    def settings(self, scope: dict) -> ScopeSettings:
+        return personal_limit_scope_settings(self.get_player(), **scope)
+
+    def seen(self, scope: dict, settings: ScopeSettings) -> dict:
+        """The hidden fields saying which scope, and which setting of it, the page shows."""
+        values = {f"seen_{name}": value for name, value in scope_values(scope).items()}
+        return {**values, "seen_setting": settings.latest_id}
+
+    def now_seeing(self, form: PersonalLimitForm, scope: dict, settings: ScopeSettings) -> None:
+        """Show `scope` in a bound form, as what the agent has now seen."""
+        form.data = form.data.copy()
+        for name, value in self.seen(scope, settings).items():
+            form.data[name] = str(value)
+
+    def page(self, scope_form, form, scope: dict, settings: ScopeSettings):
+        return self.render_to_response(
+            self.get_context_data(
+                player=self.get_player(),
+                scope_form=scope_form,
+                form=form,
+                scope_label=scope_label(scope),
+                current=settings.current,
+                pending=settings.pending,
+            )
+        )

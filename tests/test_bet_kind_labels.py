@@ -140,7 +140,9 @@ def test_the_play_record_names_kinds_by_their_labels_in_its_totals_and_bets():
 def report_day():
     table = Table.objects.get(code="CLS1")
     day = date(2026, 11, 28)
-    run = ReportRun.objects.create(day=day, trigger="command", time_zone="Europe/Malta", cutoff=time(6))
+    run = ReportRun.objects.create(
+        day=day, trigger="command", time_zone="Europe/Malta", cutoff=time(6), status="succeeded"
+    )
     for kind in ("main", "twenty_one_plus_three"):
         DailyFigures.objects.create(
             day=day,
@@ -196,7 +198,7 @@ def test_the_api_labels_kinds_as_the_pages_do():
     client = Client()
     client.force_login(demo_user("customer_service"))
     url = "/api/players/P1001/personal-limits/"
-    created = client.post(url, {"kind": "main", "max_stake": "50.00", "reason": "asked"})
+    created = client.post(url, {"kind": "main", "max_stake": "50.00", "reason": "asked", "seen_setting": 0})
     assert created.status_code == 201, created.json()
     assert created.json()["scope"] == "Main at every table"
     check = {"player": "P1001", "table": "DLX1", "kind": "twenty_one_plus_three", "amount": "1.00"}

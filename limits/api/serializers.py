@@ -189,11 +189,16 @@ class PersonalLimitSetSerializer(InputSerializer):
     )
     reason = serializers.CharField(allow_blank=True, help_text="Why: kept with the setting.")
     seen_setting = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
         min_value=0,
-        help_text="Id of the setting you looked at (0: none); refused if someone changed it since.",
+        help_text="The latest setting of this scope that you looked at: the highest `id` among the "
+        "scope's settings `in_force` or `pending` in the player's personal limits (0 when the scope "
+        "has none). Required, so that two agents never silently overwrite each other: when someone "
+        "changed the scope since, the write is refused with 409 naming what is set now.",
+        error_messages={
+            "required": "Say which setting of this scope you looked at: the latest id in force or "
+            "pending (0 when the scope has none).",
+            "null": "Say which setting of this scope you looked at (0 when the scope has none).",
+        },
     )
 
 

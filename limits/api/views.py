@@ -3,13 +3,13 @@ the services; the limit check calls the effective-limit selector."""
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import ModelPermissions, has_permission, validated
+from config.api import ModelPermissions, has_permission, validated, validation_error_data
 from limits import services
 from limits.filtersets import PersonalLimitFilterSet, PlayerFilterSet, TableLimitFilterSet
 from limits.models import PersonalLimit, Player, TableLimit
@@ -141,6 +141,8 @@ class PlayerPersonalLimitsView(generics.GenericAPIView):
     """A player's personal limits: in force, pending (raises wait 24 h), and every setting made.
 
     POST sets a new range for a scope; a lower limit is in force at once, a raise 24 hours later.
+    It names in `seen_setting` the latest setting of the scope it looked at; when someone changed
+    the scope since, it is refused with 409 (`seen_setting`: what is set now) and changes nothing.
     """
 
     queryset = PersonalLimit.objects.select_related(*PERSONAL_LIMIT_RELATED)
@@ -173,12 +175,23 @@ class PlayerPersonalLimitsView(generics.GenericAPIView):
         document = {"player": player, "in_force": in_force, "pending": pending, "history": history}
         return Response(PersonalLimitsOfPlayerSerializer(document, context=context).data)
 
-    @extend_schema(request=PersonalLimitSetSerializer, responses={201: PersonalLimitSerializer})
+    @extend_schema(
+        request=PersonalLimitSetSerializer,
+        responses={
+            201: PersonalLimitSerializer,
+            409: OpenApiResponse(
+                description="Someone changed this scope since `seen_setting`: `seen_setting` says what "
+                "is in force and pending now, and the latest setting to look at. Nothing was changed."
+            ),
+        },
+    )
     def post(self, request, external_id: str):
         player = self.get_player()
-        setting = services.personal_limit_set(
-            player=player, changed_by=request.user, **validated(PersonalLimitSetSerializer, request)
-        )
+        data = validated(PersonalLimitSetSerializer, request)
+        try:
+            setting = services.personal_limit_set(player=player, changed_by=request.user, **data)
+        except services.PersonalLimitChanged as changed:
+            return Response(validation_error_data(changed), status=changed.status_code)
         setting = self.get_queryset().get(pk=setting.pk)
         context = self._context(player, timezone.now())
         return Response(

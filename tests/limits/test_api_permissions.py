@@ -32,7 +32,7 @@ WRITES = [
     (
         "post",
         "/api/players/P1001/personal-limits/",
-        {"max_stake": "50.00", "reason": "asked by the player"},
+        {"max_stake": "50.00", "reason": "asked by the player", "seen_setting": 0},
         {"customer_service"},
         201,
     ),

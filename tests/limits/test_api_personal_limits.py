@@ -1,5 +1,6 @@
 """Personal limits through the API: a lower limit is in force at once, a raise waits 24 hours;
-every setting is kept with before, after, who, when, why and its state."""
+every setting is kept with before, after, who, when, why and its state. Every write says which
+setting of its scope it saw (`seen_setting`), so two agents never silently overwrite each other."""
 
 from datetime import timedelta
 
@@ -13,6 +14,25 @@ from tests.api_support import client_as, make_player, make_table, set_personal
 URL = "/api/players/P1001/personal-limits/"
 
 
+def seen(agent, kind="", table=None, game="") -> int:
+    """The latest setting of a scope, read as a client does: the highest id of the scope's
+    settings in force or pending in the player's document (0 when the scope has none)."""
+    history = agent.get(URL).json()["history"]
+    scope = (kind, table, game)
+    ids = [
+        row["id"]
+        for row in history
+        if (row["kind"], row["table"], row["game"]) == scope and row["state"] in ("in_force", "pending")
+    ]
+    return max(ids, default=0)
+
+
+def post(agent, body: dict):
+    """POST `body` having looked at its scope first."""
+    scope = {name: body[name] for name in ("kind", "table", "game") if name in body}
+    return agent.post(URL, {**body, "seen_setting": seen(agent, **scope)})
+
+
 @pytest.fixture
 def agent(db):
     make_table()
@@ -21,7 +41,7 @@ def agent(db):
 
 
 def test_a_lower_limit_is_in_force_at_once(agent):
-    response = agent.post(URL, {"max_stake": "50.00", "reason": "asked by the player"})
+    response = post(agent, {"max_stake": "50.00", "reason": "asked by the player"})
     assert response.status_code == 201, response.json()
     body = response.json()
     assert (body["state"], body["max_stake"], body["min_stake"], body["before"]) == (
@@ -38,8 +58,8 @@ def test_a_lower_limit_is_in_force_at_once(agent):
 
 
 def test_a_raise_waits_24_hours_and_a_later_lowering_withdraws_it(agent):
-    first = agent.post(URL, {"max_stake": "50.00", "reason": "asked"}).json()
-    response = agent.post(URL, {"max_stake": "200.00", "reason": "wants more"})
+    first = post(agent, {"max_stake": "50.00", "reason": "asked"}).json()
+    response = post(agent, {"max_stake": "200.00", "reason": "wants more"})
     assert response.status_code == 201
     raised = response.json()
     assert raised["state"] == "pending"
@@ -54,7 +74,7 @@ def test_a_raise_waits_24_hours_and_a_later_lowering_withdraws_it(agent):
     refused = agent.post("/api/limits/check", check).json()
     assert (refused["allowed"], refused["max_stake"]) == (False, "50.00")
 
-    lowered = agent.post(URL, {"max_stake": "30.00", "reason": "changed mind"}).json()
+    lowered = post(agent, {"max_stake": "30.00", "reason": "changed mind"}).json()
     assert lowered["state"] == "in_force"
     document = agent.get(URL).json()
     assert document["pending"] == []
@@ -70,8 +90,8 @@ def test_a_raise_waits_24_hours_and_a_later_lowering_withdraws_it(agent):
 def test_a_scoped_limit_and_the_list_of_everyones(agent):
     make_player("P2002")
     body = {"kind": "pair", "table": "DLX1", "max_stake": "10.00", "reason": "side bets only small"}
-    assert agent.post(URL, body).status_code == 201
-    assert agent.post(URL, {"game": "classic", "min_stake": "2.00", "reason": "x"}).status_code == 201
+    assert post(agent, body).status_code == 201
+    assert post(agent, {"game": "classic", "min_stake": "2.00", "reason": "x"}).status_code == 201
     set_personal(make_player("P3003"), max_stake="5.00")
     rows = agent.get("/api/personal-limits/?player=P1001&ordering=created_at").json()["results"]
     assert [(r["kind"], r["table"], r["game"], r["scope"]) for r in rows] == [
@@ -85,16 +105,49 @@ def test_a_scoped_limit_and_the_list_of_everyones(agent):
     assert (one["state"], one["range"]) == ("in_force", "— to 10.00 EUR")
 
 
-def test_a_stale_view_is_refused(agent):
-    seen = agent.post(URL, {"max_stake": "50.00", "reason": "first agent"}).json()["id"]
-    assert (
-        agent.post(URL, {"max_stake": "40.00", "reason": "second agent", "seen_setting": seen}).status_code
-        == 201
-    )
-    response = agent.post(URL, {"max_stake": "20.00", "reason": "first again", "seen_setting": seen})
+def test_a_write_without_seen_setting_is_400_naming_it(agent):
+    response = agent.post(URL, {"max_stake": "50.00", "reason": "asked"})
     assert response.status_code == 400
-    assert "someone changed" in response.json()["non_field_errors"][0].lower()
-    assert PersonalLimit.objects.count() == 2
+    assert "seen_setting" in response.json(), response.json()
+    assert PersonalLimit.objects.count() == 0
+    response = agent.post(URL, {"max_stake": "50.00", "reason": "asked", "seen_setting": None})
+    assert response.status_code == 400 and "seen_setting" in response.json()
+
+
+def test_a_stale_write_is_409_naming_what_is_in_force_now(agent):
+    seen_by_both = 0
+    first = agent.post(URL, {"max_stake": "50.00", "reason": "first agent", "seen_setting": seen_by_both})
+    assert first.status_code == 201, first.json()
+    response = agent.post(URL, {"max_stake": "20.00", "reason": "second agent", "seen_setting": seen_by_both})
+    assert response.status_code == 409
+    message = " ".join(response.json()["seen_setting"])
+    assert "Someone changed this limit" in message
+    assert "— to 50.00 EUR" in message  # what is in force now
+    assert f"setting {first.json()['id']}" in message  # what to send to replace it
+    assert PersonalLimit.objects.count() == 1
+    # Having seen it, the second agent's change goes through.
+    again = {"max_stake": "20.00", "reason": "second agent", "seen_setting": first.json()["id"]}
+    assert agent.post(URL, again).status_code == 201
+
+
+def test_a_pending_raise_is_the_setting_to_have_seen(agent):
+    lowered = post(agent, {"max_stake": "50.00", "reason": "asked"}).json()
+    raised = post(agent, {"max_stake": "90.00", "reason": "wants more"}).json()
+    assert raised["state"] == "pending"
+    response = agent.post(URL, {"max_stake": "40.00", "reason": "x", "seen_setting": lowered["id"]})
+    assert response.status_code == 409
+    message = " ".join(response.json()["seen_setting"])
+    assert "— to 50.00 EUR" in message and "pending" in message and "— to 90.00 EUR" in message
+    assert f"setting {raised['id']}" in message
+    seen_now = {"max_stake": "40.00", "reason": "x", "seen_setting": raised["id"]}
+    assert agent.post(URL, seen_now).status_code == 201
+
+
+def test_the_seen_setting_is_of_the_scope_written(agent):
+    post(agent, {"max_stake": "50.00", "reason": "every kind"})
+    pair = {"kind": "pair", "table": "DLX1", "max_stake": "5.00", "reason": "pair only"}
+    assert agent.post(URL, {**pair, "seen_setting": 0}).status_code == 201  # another scope's change
+    assert agent.post(URL, {**pair, "max_stake": "4.00", "seen_setting": 0}).status_code == 409
 
 
 @pytest.mark.parametrize(
@@ -112,6 +165,7 @@ def test_a_stale_view_is_refused(agent):
         ({"max_stake": "50.00", "table": "GBP1"}, "table"),  # plays in pounds, the player in euros
         ({"max_stake": "50.00", "table": "DLX1", "game": "deluxe"}, "game"),
         ({"max_stake": "50.00", "seen_setting": -1}, "seen_setting"),
+        ({"max_stake": "50.00", "seen_setting": "latest"}, "seen_setting"),
         ({"max_stake": "50.00", "player": "P2"}, "player"),
         ({"max_stake": "50.00"}, "reason"),
     ],
@@ -119,15 +173,15 @@ def test_a_stale_view_is_refused(agent):
 def test_bad_input_is_400_naming_the_field_and_stores_nothing(agent, body, field):
     make_table("GBP1", currency="GBP")
     body = {"reason": "asked", **body} if field != "reason" else body
-    response = agent.post(URL, body)
+    response = agent.post(URL, {"seen_setting": 0, **body})
     assert response.status_code == 400
     assert field in response.json(), response.json()
     assert PersonalLimit.objects.count() == 0
 
 
 def test_setting_the_limit_already_in_force_is_400(agent):
-    agent.post(URL, {"max_stake": "50.00", "reason": "asked"})
-    response = agent.post(URL, {"max_stake": "50.00", "reason": "again"})
+    post(agent, {"max_stake": "50.00", "reason": "asked"})
+    response = post(agent, {"max_stake": "50.00", "reason": "again"})
     assert response.status_code == 400
     assert "max_stake" in response.json()
     assert PersonalLimit.objects.count() == 1
@@ -135,8 +189,8 @@ def test_setting_the_limit_already_in_force_is_400(agent):
 
 def test_the_players_document_stays_at_a_few_queries(agent, django_assert_max_num_queries):
     for amount in ("90.00", "80.00", "70.00", "75.00"):
-        agent.post(URL, {"max_stake": amount, "reason": "asked"})
-    agent.post(URL, {"kind": "pair", "max_stake": "5.00", "reason": "asked"})
+        post(agent, {"max_stake": amount, "reason": "asked"})
+    post(agent, {"kind": "pair", "max_stake": "5.00", "reason": "asked"})
     with django_assert_max_num_queries(8):
         assert len(agent.get(URL).json()["history"]) == 5
     with django_assert_max_num_queries(8):

@@ -177,10 +177,10 @@ def test_the_player_page_costs_the_same_queries_for_many_tables(client, django_a
 
 def post_limit(client, external_id="P1001", **data):
     url = reverse("limits:personal_limit_set", args=[external_id])
-    form = client.get(url, {key: data[key] for key in ("kind", "table", "game") if key in data}).context[
-        "form"
-    ]
-    posted = {name: form[name].value() for name in ("kind", "table", "game", "seen_setting")}
+    context = client.get(url, {key: data[key] for key in ("kind", "table", "game") if key in data}).context
+    posted = {name: context["scope_form"][name].value() for name in ("kind", "table", "game")}
+    form = context["form"]
+    posted.update({field.name: field.value() for field in form.hidden_fields()})  # the scope shown
     posted.update({"min_stake": "", "max_stake": "", "reason": "asked by the player"})
     posted.update(data)
     return client.post(url, {key: "" if value is None else value for key, value in posted.items()})

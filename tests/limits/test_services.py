@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from limits.models import PersonalLimit, TableLimit
-from limits.services import personal_limit_set, player_create, table_limit_set
+from limits.services import PersonalLimitChanged, personal_limit_set, player_create, table_limit_set
 from tests.factories import player, table, user
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +117,11 @@ def test_a_change_over_someone_elses_is_refused_instead_of_overwriting_it():
             player=who, max_stake=D("20.00"), changed_by=agent, reason="two", seen_setting=0
         )
     )
-    assert stale == "__all__"
+    assert stale == "seen_setting"
+    with pytest.raises(PersonalLimitChanged) as refused:  # HTTP 409 in the API
+        personal_limit_set(player=who, max_stake=D("20.00"), changed_by=agent, reason="two", seen_setting=0)
+    assert "in force — to 50.00 EUR" in refused.value.messages[0]
+    assert PersonalLimit.objects.count() == 1
     second = personal_limit_set(
         player=who, max_stake=D("20.00"), changed_by=agent, reason="two", seen_setting=first.pk
     )
