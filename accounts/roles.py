@@ -39,6 +39,9 @@ _VIEW_ALL = [
     "rounds.view_incident",
     "rounds.view_incidentnote",
     "rounds.view_refund",
+    "rounds.view_void",
+    "rounds.view_voidline",
+    "rounds.view_roundcorrection",
 ]
 # The daily reports: their figures, runs and PDFs (compliance and supervisors).
 _REPORTS = [
@@ -57,6 +60,7 @@ ROLE_PERMISSIONS = {
         "tables.add_table",
         "tables.change_table",
         "tables.add_tableconfiguration",
+        "tables.decide_tableconfiguration",
         "tables.add_tablestatuschange",
         "limits.add_tablelimit",
         "limits.change_tablelimit",
@@ -64,6 +68,8 @@ ROLE_PERMISSIONS = {
         "rounds.change_incident",
         "rounds.add_incidentnote",
         "rounds.decide_resettlement",
+        "rounds.propose_void",
+        "rounds.decide_void",
     ],
     COMPLIANCE: _VIEW_ALL + _REPORTS + ["rounds.review_round", "rounds.add_resettlement"],
     CUSTOMER_SERVICE: [
@@ -77,6 +83,7 @@ ROLE_PERMISSIONS = {
         "rounds.view_round",
         "rounds.view_adjustment",
         "rounds.view_refund",
+        "rounds.view_voidline",
     ],
     GAME_SERVER: ["limits.check_limits", "rounds.add_round"],
 }

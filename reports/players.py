@@ -1,26 +1,35 @@
 """A gaming day's players, from the per-player totals ingest wrote (rounds.PlayerDayTotal): each
-player's bets and stakes per table, version and bet kind, less the bets of rounds a supervisor
-later cancelled (refunded). A player counts when some such bets remain."""
+player's bets and stakes per table, version and bet kind, less the bets of completed rounds taken
+out of the figures since (`rounds.outcome.NOT_PLAYED`: cancelled in an incident and refunded, or
+voided). A player counts when some such bets remain."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rounds.choices import RoundStatus
-from rounds.models import Bet, PlayerDayTotal, Refund, Round
+from rounds.choices import CorrectionKind, RoundStatus
+from rounds.models import Bet, PlayerDayTotal, Round, RoundCorrection
+from rounds.outcome import NOT_PLAYED, outcome_of
 
 if TYPE_CHECKING:
     from .daily import DayRounds, Version
+
+# The corrections that take a completed round's bets out (the same as the daily figures').
+_NOT_PLAYED_IN = ", ".join(
+    f"'{kind}'"  # our own constants
+    for kind in CorrectionKind.values
+    if outcome_of(RoundStatus.COMPLETED, kind) in NOT_PLAYED
+)
 
 # `player_totals`: (table_id, kind, player_id, bets, stakes, liability) with bets > 0.
 PLAYER_TOTALS_CTE = f"""
 refunded_bets AS (
     SELECT r.table_id, b.kind, b.player_id, count(*) AS bets, sum(b.stake) AS stakes,
         sum(b.stake * {{top_odds}}) AS liability
-    FROM {Refund._meta.db_table} refund
-    JOIN {Bet._meta.db_table} b ON b.id = refund.bet_id
-    JOIN {Round._meta.db_table} r ON r.id = b.round_id
-    WHERE r.status = %s AND {{rounds}}
+    FROM {RoundCorrection._meta.db_table} correction
+    JOIN {Round._meta.db_table} r ON r.id = correction.round_id
+    JOIN {Bet._meta.db_table} b ON b.round_id = r.id
+    WHERE correction.kind IN ({_NOT_PLAYED_IN}) AND r.status = %s AND {{rounds}}
     GROUP BY r.table_id, b.kind, b.player_id
 ),
 player_totals AS (
@@ -35,7 +44,7 @@ player_totals AS (
 
 def player_totals_cte(rounds: DayRounds, known: dict[int, Version] | None = None) -> tuple[str, list]:
     """The `WITH` clause defining `player_totals` for the day (and table) of `rounds`, its parameters.
-    The liability of refunded bets is worked out with the top odds of `known` versions."""
+    The liability of the bets taken out is worked out with the top odds of `known` versions."""
     from .daily import DayRounds
 
     where, params = DayRounds(rounds.day, rounds.table_id, completed_only=False).where()

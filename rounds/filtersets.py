@@ -1,11 +1,29 @@
+from functools import reduce
+from operator import or_
+
 import django_filters
 from django.db.models import Exists, F, OuterRef, Q
 
 from config.filters import UtcDateTimeFilter
 from tables.choices import Game
 
-from .choices import FindingCode, IncidentKind, IncidentStatus, ResettlementStatus, RoundStatus
-from .models import Bet, Finding, Incident, Resettlement, Round
+from .choices import FindingCode, IncidentKind, IncidentStatus, ResettlementStatus, RoundStatus, VoidStatus
+from .models import Bet, Finding, Incident, Resettlement, Round, Void
+from .outcome import RoundOutcome, outcome_q
+
+
+def outcome_filter(prefix: str = "") -> django_filters.MultipleChoiceFilter:
+    """Rounds (or bets, through `prefix`) of any of the chosen outcomes (rounds.outcome)."""
+
+    def by_outcome(queryset, name, value):
+        return queryset.filter(reduce(or_, (outcome_q(outcome, prefix) for outcome in value)))
+
+    return django_filters.MultipleChoiceFilter(
+        method=by_outcome,
+        choices=RoundOutcome.choices,
+        label="Outcome",
+        help_text="As sent by the game server and corrected since (re-settled, cancelled, voided).",
+    )
 
 
 class RoundFilterSet(django_filters.FilterSet):
@@ -15,7 +33,8 @@ class RoundFilterSet(django_filters.FilterSet):
     opened_after = UtcDateTimeFilter(field_name="opened_at", lookup_expr="gte", label="Opened from (UTC)")
     opened_before = UtcDateTimeFilter(field_name="opened_at", lookup_expr="lt", label="Opened before (UTC)")
     player = django_filters.CharFilter(method="by_player", label="Player id")
-    status = django_filters.MultipleChoiceFilter(choices=RoundStatus.choices)
+    outcome = outcome_filter()
+    status = django_filters.MultipleChoiceFilter(choices=RoundStatus.choices, label="Status sent")
     shoe = django_filters.CharFilter(field_name="shoe__code", label="Shoe")
     has_findings = django_filters.BooleanFilter(method="by_findings", label="Has findings")
     finding = django_filters.MultipleChoiceFilter(method="by_finding_code", choices=FindingCode.choices)
@@ -23,7 +42,7 @@ class RoundFilterSet(django_filters.FilterSet):
 
     class Meta:
         model = Round
-        fields = ["table", "game", "day", "player", "status", "shoe", "has_findings", "reviewed"]
+        fields = ["table", "game", "day", "player", "outcome", "status", "shoe", "has_findings", "reviewed"]
 
     def by_player(self, queryset, name, value):
         return queryset.filter(Exists(Bet.objects.filter(round=OuterRef("pk"), player__external_id=value)))
@@ -49,10 +68,11 @@ class BetFilterSet(django_filters.FilterSet):
         field_name="round__opened_at", lookup_expr="lt", label="Placed before (UTC)"
     )
     differs = django_filters.BooleanFilter(method="by_difference", label="Computed differs from reported")
+    outcome = outcome_filter("round__")
 
     class Meta:
         model = Bet
-        fields = ["player", "table", "kind", "day", "differs"]
+        fields = ["player", "table", "kind", "day", "differs", "outcome"]
 
     def by_difference(self, queryset, name, value):
         differs = ~Q(computed_returned=F("returned")) | ~Q(computed_wagered=F("wagered"))
@@ -66,6 +86,16 @@ class ResettlementFilterSet(django_filters.FilterSet):
 
     class Meta:
         model = Resettlement
+        fields = ["table", "status", "round"]
+
+
+class VoidFilterSet(django_filters.FilterSet):
+    table = django_filters.CharFilter(field_name="round__table__code", label="Table code")
+    status = django_filters.MultipleChoiceFilter(choices=VoidStatus.choices)
+    round = django_filters.CharFilter(field_name="round__round_id", label="Round id")
+
+    class Meta:
+        model = Void
         fields = ["table", "status", "round"]
 
 

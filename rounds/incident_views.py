@@ -4,7 +4,7 @@ the forms that end it. Thin: the services do every write and every refusal."""
 import django_tables2 as tables
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.db.models import Sum
 from django.shortcuts import get_object_or_404, redirect
@@ -13,14 +13,13 @@ from django.views.generic import DetailView, FormView
 
 from config.forms import ReasonField, add_service_errors
 from config.listing import BadgeColumn, FilteredListView, UtcDateTimeColumn
+from config.views import PermissionRequiredMixin
 from tables.models import Table
 
 from . import services
 from .choices import IncidentKind, IncidentStatus
 from .filtersets import IncidentFilterSet
 from .models import Incident, Round
-
-ROUND_CHOICES = 30  # the latest rounds of the table offered for cancelling
 
 
 class IncidentTable(tables.Table):
@@ -121,20 +120,31 @@ class ResumeForm(forms.Form):
 
 
 class CancelRoundForm(forms.Form):
-    round = forms.ModelChoiceField(queryset=Round.objects.none(), to_field_name="round_id", label="Round")
+    """Only the rounds the game server sent as cancelled that joined the incident and await their
+    refunds: a completed round was settled, and is voided from its page instead."""
+
+    round = forms.ModelChoiceField(
+        queryset=Round.objects.none(),
+        to_field_name="round_id",
+        label="Round the game server cancelled",
+        error_messages={
+            "invalid_choice": "Only a round the game server sent as cancelled, awaiting its refunds, is "
+            "cancelled here: a completed round hit by a malfunction is voided from its page."
+        },
+    )
     reason = ReasonField(label="Why the round is cancelled")
 
     def __init__(self, *args, incident: Incident, **kwargs):
         super().__init__(*args, **kwargs)
-        table_rounds = Round.objects.filter(table=incident.table_id)
-        latest = list(table_rounds.order_by("-opened_at", "-id").values_list("pk", flat=True)[:ROUND_CHOICES])
-        waiting = services.unrefunded_server_cancelled_rounds(incident).values_list("pk", flat=True)
-        extra = [incident.round_id] if incident.round_id else []
         field = self.fields["round"]
-        field.queryset = table_rounds.filter(pk__in=[*latest, *waiting, *extra]).order_by("-opened_at", "-id")
+        field.queryset = (
+            services.unrefunded_server_cancelled_rounds(incident)
+            .defer("document")
+            .order_by("-opened_at", "-id")
+        )
         field.label_from_instance = lambda r: (
-            f"{r.round_id} — {r.opened_at:%Y-%m-%d %H:%M} UTC, {r.bet_count} bets"
-            + (", sent as cancelled" if r.status == "cancelled" else "")
+            f"{r.round_id} — {r.opened_at:%Y-%m-%d %H:%M} UTC, {r.bet_count} bets, sent as cancelled"
+            + (f" ({r.get_cancel_reason_display().lower()})" if r.cancel_reason else "")
         )
         field.initial = incident.round.round_id if incident.round_id else None
 
@@ -183,6 +193,9 @@ class IncidentDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView
             refunds=refunds,
             refund_total=refunds.aggregate(total=Sum("amount"))["total"],
             waiting=services.unrefunded_server_cancelled_rounds(incident),
+            voids=incident.voids.select_related("round", "proposed_by", "decided_by"),
+            # A completed round named by the incident is voided from its page, never cancelled here.
+            void_round=incident.round if incident.round_id and incident.round.status == "completed" else None,
             note_form=forms_["note"],
             resume_form=forms_["resume"],
             cancel_form=forms_["cancel"],

@@ -4,7 +4,7 @@ adjustments and the approve/reject forms (a Supervisor who did not propose it)."
 import django_tables2 as tables
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path
@@ -12,6 +12,7 @@ from django.views.generic import DetailView, FormView
 
 from config.forms import ReasonField, add_service_errors
 from config.listing import BadgeColumn, FilteredListView, UtcDateTimeColumn
+from config.views import PermissionRequiredMixin
 
 from . import services
 from .choices import ResettlementStatus
@@ -113,19 +114,16 @@ class DecisionForm(forms.Form):
 
 
 class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
-    """The re-settlement; with `step` ("approve" or "reject"), a POST of the decision form. A GET of
-    a step's URL shows the re-settlement page, to those who may decide."""
+    """The re-settlement, its adjustments, and the approve/reject form to a supervisor who did not
+    propose it. Read only: the form posts to the step's URL (ResettlementDecisionView)."""
 
+    permission_required = "rounds.view_resettlement"
     model = Resettlement
     template_name = "rounds/resettlement_detail.html"
     context_object_name = "resettlement"
-    step = None
 
     def get_queryset(self):
         return Resettlement.objects.select_related("round__table", "proposed_by", "decided_by")
-
-    def get_permission_required(self):
-        return ["rounds.decide_resettlement" if self.step else "rounds.view_resettlement"]
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -151,13 +149,24 @@ class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, Detail
         )
         return context
 
+
+DECISIONS = {"approve": services.resettlement_approve, "reject": services.resettlement_reject}
+
+
+class ResettlementDecisionView(ResettlementDetailView):
+    """`step` ("approve" or "reject"): a POST of the decision form, by those who may decide (the
+    service refuses the proposer). A GET shows the re-settlement page, to them only."""
+
+    permission_required = "rounds.decide_resettlement"
+    post_permission_required = "rounds.decide_resettlement"
+    step = None
+
     def post(self, request, *args, **kwargs):
         self.object = resettlement = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
         form = DecisionForm(request.POST)
         if form.is_valid():
-            decide = services.resettlement_approve if self.step == "approve" else services.resettlement_reject
             try:
-                decided = decide(
+                decided = DECISIONS[self.step](
                     resettlement=resettlement, decided_by=request.user, comment=form.cleaned_data["comment"]
                 )
             except ValidationError as error:
@@ -180,12 +189,12 @@ urlpatterns = [
     path("resettlements/<int:pk>/", ResettlementDetailView.as_view(), name="resettlement_detail"),
     path(
         "resettlements/<int:pk>/approve/",
-        ResettlementDetailView.as_view(step="approve"),
+        ResettlementDecisionView.as_view(step="approve"),
         name="resettlement_approve",
     ),
     path(
         "resettlements/<int:pk>/reject/",
-        ResettlementDetailView.as_view(step="reject"),
+        ResettlementDecisionView.as_view(step="reject"),
         name="resettlement_reject",
     ),
 ]

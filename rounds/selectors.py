@@ -7,8 +7,9 @@ from decimal import Decimal
 from django.db.models import Count, DecimalField, F, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
-from .choices import ResettlementStatus
-from .models import Adjustment, Bet, Finding, Hand, Refund, Round, Spot
+from .choices import ResettlementStatus, VoidStatus
+from .models import Adjustment, Bet, Finding, Hand, Refund, Round, RoundCorrection, Spot, VoidLine
+from .outcome import outcome_expression, outcome_of
 from .templatetags.cards import CardFace, total_text
 
 PAGE_SIZE = 50
@@ -100,6 +101,21 @@ def keyset_page(
     more = len(rows) > per_page
     rows = rows[:per_page]
     return KeysetPage(rows, older=_key_of(rows[-1], keys) if more else None)
+
+
+# --- outcomes --------------------------------------------------------------------------------------
+
+
+def with_outcomes(rounds: list[Round]) -> list[Round]:
+    """Each round given its `outcome` (rounds.outcome), from one query for all their corrections:
+    for rounds read without the `outcome_expression()` annotation, such as ingest's answers."""
+    pending = [r for r in rounds if getattr(r, "outcome", None) is None]
+    kinds = dict(
+        RoundCorrection.objects.filter(round_id__in=[r.pk for r in pending]).values_list("round_id", "kind")
+    )
+    for round_ in pending:
+        round_.outcome = outcome_of(round_.status, kinds.get(round_.pk)).value
+    return rounds
 
 
 # --- a round laid out for recall -----------------------------------------------------------------
@@ -240,7 +256,8 @@ def shoe_neighbours(round_: Round) -> tuple[Round | None, Round | None]:
 
 
 def play_record_bets(player) -> QuerySet:
-    """A player's bets with their round, the approved adjustments' sum and the refund (one query)."""
+    """A player's bets with their round and its outcome, the approved adjustments' sum, the refund
+    and the void's net (stake returned less payout reversed) (one query)."""
     money = DecimalField(max_digits=14, decimal_places=2)
     adjusted = (
         Adjustment.objects.filter(bet=OuterRef("pk"), resettlement__status=ResettlementStatus.APPROVED)
@@ -249,12 +266,19 @@ def play_record_bets(player) -> QuerySet:
         .values("total")
     )
     refunded = Refund.objects.filter(bet=OuterRef("pk")).values("amount")[:1]
+    voided = (
+        VoidLine.objects.filter(bet=OuterRef("pk"), void__status=VoidStatus.APPROVED)
+        .annotate(net=F("returned_stake") - F("reversed_returned"))
+        .values("net")[:1]
+    )
     return (
         Bet.objects.filter(player=player)
         .select_related("round__table")
         .annotate(
+            outcome=outcome_expression("round__"),
             adjustment=Subquery(adjusted, output_field=money),
             refund=Subquery(refunded, output_field=money),
+            void=Subquery(voided, output_field=money),
         )
     )
 

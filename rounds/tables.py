@@ -6,14 +6,30 @@ from django.utils.safestring import mark_safe
 
 from config.html import format_html
 from config.links import ArgumentUrls
-from config.listing import BadgeColumn, MoneyColumn, UtcDateTimeColumn
+from config.listing import MoneyColumn, UtcDateTimeColumn
 from config.money import money
 from rounds.engine.rules import kind_label
 from tables.templatetags.pitboss import utc_text
 
 from .models import Bet, Round
+from .outcome import outcome_label
 
 NUMBER = {"th": {"class": "number"}, "td": {"class": "number"}}
+
+
+class OutcomeColumn(tables.Column):
+    """A round's outcome (rounds.outcome: the status as sent, and its correction) as a badge; its
+    label in exports. The rows carry it as the `outcome_expression()` annotation: no query per row."""
+
+    def __init__(self, verbose_name="Outcome", **kwargs):
+        kwargs.setdefault("orderable", False)
+        super().__init__(verbose_name, **kwargs)
+
+    def render(self, value):
+        return format_html('<span class="badge badge-{}">{}</span>', value, outcome_label(value))
+
+    def value(self, value):
+        return outcome_label(value)
 
 
 class RoundLinks:
@@ -35,7 +51,9 @@ class RoundTable(RoundLinks, tables.Table):
     shoe = tables.Column("Shoe", accessor="shoe__code", attrs={"td": {"class": "code"}})
     number = tables.Column("No.", attrs=NUMBER)
     opened_at = UtcDateTimeColumn("Opened (UTC)")
-    status = BadgeColumn()
+    outcome = OutcomeColumn()
+    # As the game server sent it (never edited): in exports, beside the outcome.
+    status = tables.Column("Status sent", visible=False)
     players = tables.Column(attrs=NUMBER)
     wagered = MoneyColumn("Wagered", currency="table__currency")
     returned = MoneyColumn("Returned", currency="table__currency")
@@ -52,6 +70,7 @@ class RoundTable(RoundLinks, tables.Table):
             "shoe",
             "number",
             "opened_at",
+            "outcome",
             "status",
             "players",
             "wagered",
@@ -105,8 +124,10 @@ class PlayRecordTable(RoundLinks, tables.Table):
     wagered = MoneyColumn("Wagered", currency="round__table__currency")
     returned = MoneyColumn("Returned", currency="round__table__currency")
     computed_returned = MoneyColumn("Computed", currency="round__table__currency")
+    outcome = OutcomeColumn("Round outcome")
     adjustment = MoneyColumn("Adjustment", currency="round__table__currency", empty_values=())
     refund = MoneyColumn("Refund", currency="round__table__currency", empty_values=())
+    void = MoneyColumn("Void", currency="round__table__currency", empty_values=())
 
     class Meta:
         model = Bet
@@ -121,8 +142,10 @@ class PlayRecordTable(RoundLinks, tables.Table):
             "wagered",
             "returned",
             "computed_returned",
+            "outcome",
             "adjustment",
             "refund",
+            "void",
         ]
         orderable = False
         empty_text = "No bet matches."

@@ -22,6 +22,7 @@ from limits.models import Player
 from .filtersets import BetFilterSet, RoundFilterSet
 from .forms import PlayRecordPeriodForm, RoundReviewForm
 from .models import Round
+from .outcome import outcome_expression
 from .review import round_review
 from .selectors import (
     PAGE_SIZE,
@@ -85,20 +86,25 @@ class RoundListView(FilteredListView):
     permission_required = "rounds.view_round"
     # What the columns show (and the CSV export): never a round's document, up to 2 MB of JSON.
     # A column needing another field costs a query per row: the query count is pinned in a test.
-    queryset = Round.objects.select_related("table", "shoe", "reviewed_by").only(
-        "round_id",
-        "number",
-        "opened_at",
-        "status",
-        "players",
-        "wagered",
-        "returned",
-        "finding_count",
-        "reviewed_at",
-        "table__code",
-        "table__currency",
-        "shoe__code",
-        "reviewed_by__username",
+    # The outcome is worked out in the same query (a join on the round's correction).
+    queryset = (
+        Round.objects.select_related("table", "shoe", "reviewed_by")
+        .annotate(outcome=outcome_expression())
+        .only(
+            "round_id",
+            "number",
+            "opened_at",
+            "status",
+            "players",
+            "wagered",
+            "returned",
+            "finding_count",
+            "reviewed_at",
+            "table__code",
+            "table__currency",
+            "shoe__code",
+            "reviewed_by__username",
+        )
     )
     filterset_class = RoundFilterSet
     table_class = RoundTable
@@ -147,7 +153,8 @@ class RoundDetailView(RoundMixin, TemplateView):
     template_name = "rounds/round_detail.html"
 
     def round_queryset(self):
-        return super().round_queryset().defer("document")  # the page shows the deal's own columns
+        # The page shows the deal's own columns, not the document; and the round's outcome.
+        return super().round_queryset().defer("document").annotate(outcome=outcome_expression())
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -18,7 +18,6 @@ from rounds.engine.rules import BET_KINDS, preset
 from rounds.engine.simulate import simulate_shoe
 from rounds.ingest import round_ingest
 from rounds.models import Incident, Resettlement, Round
-from tables.models import Table
 
 USERS = {"supervisor": "supervisor", "compliance": "compliance", "customer_service": "customer-service"}
 
@@ -89,13 +88,15 @@ def resettled(paid: WronglyPaid) -> Resettlement:
 
 
 def cancelled_round() -> tuple[Incident, Round]:
-    """A classic round with a 21+3 bet, cancelled in an incident: every bet refunded."""
+    """A classic round with a 21+3 bet that the game server sent as cancelled (a network failure),
+    cancelled in the incident ingest opened for it: every bet refunded."""
     document = _with_a_side_bet(_classic_rounds("CLS1-S0701", seed=4))
+    document.update(status="cancelled", cancel_reason="network_failure")
+    for bet in document["bets"]:
+        bet["returned"] = bet["wagered"]
     round_ = round_ingest(document=document).round
     supervisor = demo_user("supervisor")
-    incident = services.incident_open(
-        table=Table.objects.get(code="CLS1"), kind="network_failure", opened_by=supervisor, note="Froze"
-    )
+    incident = Incident.objects.get(table__code="CLS1", status="open")
     incident = services.incident_cancel_round(
         incident=incident, round_=round_, cancelled_by=supervisor, reason="Stream lost"
     )

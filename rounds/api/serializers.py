@@ -8,6 +8,8 @@ from rest_framework import serializers
 from config.api import MoneyField
 from rounds.choices import CancelReason
 from rounds.models import Bet, Finding, Hand, Round, Spot
+from rounds.outcome import RoundOutcome
+from rounds.selectors import with_outcomes
 
 
 class RoundSummarySerializer(serializers.ModelSerializer):
@@ -16,6 +18,11 @@ class RoundSummarySerializer(serializers.ModelSerializer):
     shoe = serializers.CharField(source="shoe.code", read_only=True)
     # A plain string in the schema: "status" enums of other models share the name.
     status = serializers.CharField(read_only=True, help_text="completed or cancelled")
+    outcome = serializers.SerializerMethodField(
+        help_text="The status as sent and the round's correction since: "
+        + ", ".join(f"`{value}` ({label})" for value, label in RoundOutcome.choices)
+        + ". `status` stays as the game server sent it."
+    )
     # Blank when the round was completed; said here, as the schema of a read-only model field omits it.
     cancel_reason = serializers.ChoiceField(choices=CancelReason.choices, allow_blank=True, read_only=True)
     wagered = MoneyField(read_only=True, help_text="The sum the game server reported.")
@@ -33,6 +40,7 @@ class RoundSummarySerializer(serializers.ModelSerializer):
             "shoe",
             "number",
             "status",
+            "outcome",
             "cancel_reason",
             "opened_at",
             "closed_at",
@@ -50,6 +58,14 @@ class RoundSummarySerializer(serializers.ModelSerializer):
             "page",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.ChoiceField(choices=RoundOutcome.choices))
+    def get_outcome(self, round_: Round) -> str:
+        """The `outcome_expression()` annotation of the list's rows; worked out (one query) for a
+        round read without it."""
+        if getattr(round_, "outcome", None) is None:
+            with_outcomes([round_])
+        return round_.outcome
 
     def get_url(self, round_: Round) -> str:
         """This round in the API."""

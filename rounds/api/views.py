@@ -35,6 +35,8 @@ from rest_framework.utils.json import strict_constant
 from rounds.filtersets import RoundFilterSet
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
 from rounds.models import Bet, Hand, Round, Spot
+from rounds.outcome import outcome_expression
+from rounds.selectors import with_outcomes
 
 from .serializers import RoundDetailSerializer, RoundSummarySerializer
 
@@ -86,7 +88,11 @@ def conflict_data(conflict: RoundConflict) -> dict:
 class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Rounds: list (filters as on the rounds page), read one in full, ingest (game servers)."""
 
-    queryset = Round.objects.select_related("table", "shoe").defer("document", "cards_taken")
+    queryset = (
+        Round.objects.select_related("table", "shoe")
+        .defer("document", "cards_taken")
+        .annotate(outcome=outcome_expression())
+    )
     serializer_class = RoundSummarySerializer
     filterset_class = RoundFilterSet
     filter_backends = [DjangoFilterBackend]  # no ordering parameter: the cursor orders by -id
@@ -142,6 +148,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             raise ValidationError({error.field: [error.message]}) from None
         except RoundConflict as conflict:
             return Response(conflict_data(conflict), status=status.HTTP_409_CONFLICT)
+        with_outcomes([result.round])
         summary = RoundSummarySerializer(result.round, context=self.get_serializer_context()).data
         if result.created:
             return Response(summary, status=status.HTTP_201_CREATED, headers={"Location": summary["url"]})
@@ -163,6 +170,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         except RoundFormatError as error:
             raise ValidationError({error.field: [error.message]}) from None
         context = self.get_serializer_context()
+        with_outcomes([result.round for result in results if result.round is not None])  # one query
         answers = []
         for result in results:
             if result.conflict is not None:

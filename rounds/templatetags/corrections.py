@@ -1,5 +1,6 @@
-"""{% round_corrections round as corrections %}: a round's re-settlements, incidents and refunds, for
-the partial `rounds/includes/round_corrections.html` on the round page."""
+"""{% round_corrections round as corrections %}: a round's re-settlements, voids, incidents and
+refunds, for the partial `rounds/includes/round_corrections.html` on the round page; and
+`{{ outcome|outcome_label }}`."""
 
 from dataclasses import dataclass
 from decimal import Decimal
@@ -9,10 +10,12 @@ from django.db import connection
 from django.db.models import F, Q
 from django.utils.functional import cached_property
 
-from rounds.choices import ResettlementStatus
-from rounds.models import Bet, Incident, Refund, Resettlement
+from rounds.choices import ResettlementStatus, RoundStatus, VoidStatus
+from rounds.models import Bet, Incident, Refund, Resettlement, Void
+from rounds.outcome import RoundOutcome, outcome_label
 
 register = template.Library()
+register.filter("outcome_label", outcome_label)
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,7 @@ class Present:
     refunds: bool
     incidents: bool  # opened on the round (those of its refunds count through `refunds`)
     differing_bets: bool  # paid other than the engine computes, or not computed
+    voids: bool = False
 
 
 class _PresentSql:
@@ -36,7 +40,8 @@ class _PresentSql:
                             WHERE b.round_id = %(round)s),
                    EXISTS (SELECT 1 FROM "{Incident._meta.db_table}" WHERE round_id = %(round)s),
                    EXISTS (SELECT 1 FROM "{bets}" WHERE round_id = %(round)s
-                            AND (computed_returned IS NULL OR computed_returned <> returned))
+                            AND (computed_returned IS NULL OR computed_returned <> returned)),
+                   EXISTS (SELECT 1 FROM "{Void._meta.db_table}" WHERE round_id = %(round)s)
         """
 
 
@@ -81,13 +86,38 @@ def round_corrections(context, round_) -> dict:
             uncomputed += 1
         else:
             differing.append(bet)
+    voids = []
+    if present.voids:
+        voids = list(round_.voids.select_related("proposed_by", "decided_by", "incident"))
+    void_proposed = any(v.status == VoidStatus.PROPOSED for v in voids)
+    resettlement_proposed = any(r.status == ResettlementStatus.PROPOSED for r in resettlements)
+    # One correction per bet: a round corrected (re-settled, cancelled, voided) takes no other, and
+    # one proposal at a time awaits its decision.
+    outcome = getattr(round_, "outcome", None) or RoundOutcome.COMPLETED
+    open_to_correction = outcome == RoundOutcome.COMPLETED and round_.status == RoundStatus.COMPLETED
     may_propose = bool(
         user
         and user.has_perm("rounds.add_resettlement")
         and differing
         and not pending
-        and round_.status != "cancelled"
+        and open_to_correction
+        and not void_proposed
     )
+    may_propose_void = bool(
+        user
+        and user.has_perm("rounds.propose_void")
+        and open_to_correction
+        and round_.bet_count
+        and not void_proposed
+        and not resettlement_proposed
+    )
+    for void in voids:
+        void.may_decide = bool(
+            user
+            and void.status == VoidStatus.PROPOSED
+            and user.has_perm("rounds.decide_void")
+            and void.proposed_by_id != user.pk
+        )
     for resettlement in resettlements:
         resettlement.may_decide = bool(
             user
@@ -101,6 +131,9 @@ def round_corrections(context, round_) -> dict:
         "differing": differing,
         "uncomputed": uncomputed,
         "may_propose": may_propose,
+        "voids": voids,
+        "may_propose_void": may_propose_void,
+        "outcome": outcome,
         "incidents": incidents.select_related("opened_by", "closed_by"),
         "refunds": refunds,
         "refund_total": refund_total,

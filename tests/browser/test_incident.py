@@ -1,6 +1,6 @@
 """Incidents and re-settlements in a real browser: a supervisor pauses a table with an incident,
-cancels the round and sees the refunds; compliance proposes a re-settlement of a wrongly paid
-round and a supervisor approves it."""
+cancels the round the game server sent as cancelled and sees the refunds; compliance proposes a
+re-settlement of a wrongly paid round and a supervisor approves it."""
 
 import re
 
@@ -10,8 +10,8 @@ from django.core.management import call_command
 from rounds.models import Adjustment, Refund
 from tables.models import Table
 from tests.browser.conftest import log_in, screenshot
+from tests.fixtures import round_document
 from tests.rounds.corrections_support import (  # noqa: F401
-    classic_completed_blackjack,
     corrections_urls,
     ingest,
     wrongly_paid,
@@ -30,18 +30,18 @@ def log_out(page):
 
 
 def test_a_supervisor_opens_an_incident_and_cancels_the_round(page, demo):
-    round_ = ingest(classic_completed_blackjack())
     log_in(page, "supervisor", "supervisor-demo")
     page.goto("/tables/CLS1/")
     page.click("text=Open an incident")
     page.select_option("select[name=kind]", "network_failure")
-    page.fill("input[name=round]", round_.round_id)
     page.fill("textarea[name=note]", "Video stream froze during the deal")
     screenshot(page, "incident-open-form")
     page.click("main form button[type=submit]")
     page.wait_for_url(re.compile(r"/rounds/incidents/\d+/$"))
     assert Table.objects.get(code="CLS1").status == "paused"
 
+    # The game server could not complete the round: it sends it as cancelled, and it joins the incident.
+    round_ = ingest(round_document("classic-network-failure-refunds"))
     page.fill("textarea[name=note-text]", "Studio confirms the network dropped")
     page.click("button:has-text('Add the note')")
     page.wait_for_load_state()

@@ -7,7 +7,8 @@ import pytest
 from django.core.management import call_command
 
 from reports.models import DailyFigures, ReportDocument, ReportRun
-from rounds.models import Adjustment, Finding, Incident, Refund, Round
+from rounds.models import Adjustment, Finding, Incident, Refund, Round, RoundCorrection, Void
+from tables.models import Table, TableConfiguration
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,10 +22,32 @@ def test_a_small_demo_day_has_everything_the_demo_shows(settings, tmp_path):
     rounds = Round.objects.filter(round_id__startswith="20261127-")
     assert set(rounds.values_list("table__code", flat=True)) == {"DLX1", "BND1", "CLS1", "MPB1"}
     assert rounds.filter(table__code="BND1").first().players == 30
-    unreadable = Incident.objects.get(kind="card_unreadable")
-    assert unreadable.status == "cancelled"  # ended by cancelling its round
-    assert Refund.objects.filter(incident=unreadable).count() == unreadable.round.bet_count
+    # A malfunction voids a settled round: proposed by one supervisor, approved by another; its
+    # incident ends resumed. Nothing of it is refunded on top of its payouts.
+    malfunction = Incident.objects.get(kind="malfunction")
+    void = Void.objects.get()
+    assert (void.status, void.incident, void.round) == ("approved", malfunction, malfunction.round)
+    assert (void.proposed_by.username, void.decided_by.username) == ("supervisor", "supervisor-2")
+    assert void.lines.count() == void.round.bet_count and malfunction.status == "resumed"
+    assert RoundCorrection.objects.get(round=void.round).kind == "voided"
+    assert not Refund.objects.filter(bet__round__status="completed").exists()
+    # The rounds the game server cancelled (if this short day has any) are cancelled in their
+    # incidents, every bet refunded; no incident stays open, so every table is open again.
+    cancelled = rounds.filter(status="cancelled", bet_count__gt=0)
+    assert Refund.objects.filter(bet__round__in=cancelled).count() == sum(r.bet_count for r in cancelled)
+    assert not Incident.objects.filter(status="open").exists()
+    assert set(Table.objects.values_list("status", flat=True)) == {"open"}
     assert Adjustment.objects.exists()
+    # A configuration change, proposed by one supervisor and approved by another once its odds
+    # existed, in force from its approval (after the simulated day, never in the past).
+    change = TableConfiguration.objects.get(table__code="BND1", version=2)
+    assert (change.status, change.created_by.username, change.decided_by.username) == (
+        "approved",
+        "supervisor",
+        "supervisor-2",
+    )
+    assert change.valid_from >= change.decided_at and change.odds.current
+    assert change.rule_set.side_option("pair").max_round == 45
     assert Finding.objects.filter(code="limit_breached").exists()  # the self-limited players
     run = ReportRun.objects.get()
     assert (run.status, run.trigger) == ("succeeded", "demo")
@@ -38,4 +61,5 @@ def test_a_small_demo_day_has_everything_the_demo_shows(settings, tmp_path):
         "demo_day", "--shoes", "1", "--boundless-players", "30", "--day", "2026-11-27", stdout=io.StringIO()
     )
     assert Round.objects.filter(round_id__startswith="20261127-").count() == stored
-    assert Incident.objects.filter(kind="card_unreadable").count() == 1
+    assert Incident.objects.filter(kind="malfunction").count() == 1 and Void.objects.count() == 1
+    assert TableConfiguration.objects.filter(table__code="BND1").count() == 2

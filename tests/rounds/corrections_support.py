@@ -23,6 +23,11 @@ def demo_user(username: str):
     return get_user_model().objects.get(username=username)
 
 
+def second_supervisor():
+    """seed_demo's second supervisor: the other pair of eyes on a void the first proposed."""
+    return demo_user("supervisor-2")
+
+
 def ingest(document: dict) -> Round:
     return round_ingest(document=document).round
 

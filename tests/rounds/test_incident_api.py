@@ -5,6 +5,7 @@ from rest_framework.test import APIClient
 
 from rounds.models import Incident, Refund
 from tables.models import Table
+from tests.fixtures import round_document
 from tests.rounds.corrections_support import (  # noqa: F401
     classic_completed_blackjack,
     corrections_urls,
@@ -29,37 +30,50 @@ def open_incident(username="supervisor", **fields):
 
 
 def test_a_supervisor_opens_notes_and_cancels_a_round():
-    round_ = ingest(classic_completed_blackjack())
-    opened = open_incident(round=round_.round_id)
+    opened = open_incident()
     assert opened.status_code == 201, opened.json()
     incident = opened.json()
-    assert (incident["status"], incident["round"], incident["opened_by"]) == (
-        "open",
-        round_.round_id,
-        "supervisor",
-    )
+    assert (incident["status"], incident["round"], incident["opened_by"]) == ("open", None, "supervisor")
     assert Table.objects.get(code="CLS1").status == "paused"
+    round_ = ingest(round_document("classic-network-failure-refunds"))  # the server cancels it: it joins
     note = client().post(f"/api/incidents/{incident['id']}/notes", {"text": "Studio called"})
     assert note.status_code == 201 and note.json()["author"] == "supervisor"
     notes = client("compliance").get(f"/api/incidents/{incident['id']}/notes").json()
-    assert [n["text"] for n in notes["results"]] == ["Stream froze", "Studio called"]
+    assert [n["text"] for n in notes["results"]] == [
+        "Stream froze",
+        f"The game server sent round {round_.round_id} as cancelled (network_failure).",
+        "Studio called",
+    ]
     cancelled = client().post(
         f"/api/incidents/{incident['id']}/cancel-round", {"round": round_.round_id, "reason": "network"}
     )
     assert cancelled.status_code == 200, cancelled.json()
     body = cancelled.json()
     assert body["status"] == "cancelled" and body["closed_by"] == "supervisor"
+    assert body["round"] == round_.round_id
     assert {r["bet"]: r["amount"] for r in body["refunds"]} == {
-        "C18-1-C": "50.00",
-        "C18-2-C": "10.00",
-        "C18-3-C": "1.50",
-        "C18-4-C": "2.00",
-        "C18-5-C": "12.00",
-        "C18-6-C": "2.00",
+        "C18-1": "50.00",
+        "C18-2": "10.00",
+        "C18-3": "1.50",
+        "C18-4": "2.00",
+        "C18-5": "12.00",
+        "C18-6": "2.00",
     }
     listed = client("compliance").get("/api/incidents/", {"status": "cancelled", "table": "CLS1"}).json()
     assert [i["id"] for i in listed["results"]] == [incident["id"]]
     assert client("compliance").get("/api/incidents/", {"kind": "malfunction"}).json()["count"] == 0
+
+
+def test_a_completed_round_is_409_pointing_to_the_void():
+    round_ = ingest(classic_completed_blackjack())
+    incident = open_incident(round=round_.round_id).json()
+    response = client().post(
+        f"/api/incidents/{incident['id']}/cancel-round", {"round": round_.round_id, "reason": "network"}
+    )
+    assert response.status_code == 409
+    assert "completed and settled" in response.json()["round"][0]
+    assert "voided" in response.json()["round"][0]
+    assert not Refund.objects.exists() and Incident.objects.get().status == "open"
 
 
 def test_resume_ends_it_and_the_table_opens():
@@ -85,9 +99,9 @@ def test_bad_transitions_answer_409_and_change_nothing():
 
 
 def test_cancelling_a_round_twice_is_409():
-    round_ = ingest(classic_completed_blackjack())
-    first = open_incident().json()
-    client().post(f"/api/incidents/{first['id']}/cancel-round", {"round": round_.round_id, "reason": "x"})
+    round_ = ingest(round_document("classic-network-failure-refunds"))
+    first = Incident.objects.get(status="open")  # ingest opened it
+    client().post(f"/api/incidents/{first.pk}/cancel-round", {"round": round_.round_id, "reason": "x"})
     second = open_incident().json()
     again = client().post(
         f"/api/incidents/{second['id']}/cancel-round", {"round": round_.round_id, "reason": "y"}

@@ -6,6 +6,7 @@ from django.test import Client
 
 from rounds.models import Incident, Refund
 from tables.models import Table
+from tests.fixtures import round_document
 from tests.rounds.corrections_support import (  # noqa: F401
     classic_completed_blackjack,
     corrections_urls,
@@ -38,15 +39,28 @@ def test_the_table_page_links_to_opening_an_incident():
 
 
 def test_a_supervisor_opens_notes_and_cancels_a_round_and_sees_the_refunds():
-    round_ = ingest(classic_completed_blackjack())
+    completed = ingest(classic_completed_blackjack())
     client = browser()
     response = open_incident(client)
     incident = Incident.objects.get()
     assert response.status_code == 302 and response.url == f"/rounds/incidents/{incident.pk}/"
     assert Table.objects.get(code="CLS1").status == "paused"
+    page = client.get(f"/rounds/incidents/{incident.pk}/").content.decode()
+    assert "No round the game server sent as cancelled awaits its refunds" in page
+    assert 'name="cancel-round"' not in page
+    round_ = ingest(round_document("classic-network-failure-refunds"))  # joins the incident
     client.post(f"/rounds/incidents/{incident.pk}/note/", {"note-text": "Studio called back"})
     page = client.get(f"/rounds/incidents/{incident.pk}/").content.decode()
     assert "Stream froze" in page and "Studio called back" in page and round_.round_id in page
+    # The form offers only the round the game server cancelled, never a completed one.
+    assert f'<option value="{round_.round_id}"' in page
+    assert f'<option value="{completed.round_id}"' not in page
+    refused = client.post(
+        f"/rounds/incidents/{incident.pk}/cancel-round/",
+        {"cancel-round": completed.round_id, "cancel-reason": "Network failure mid-round"},
+    )
+    assert refused.status_code == 200 and "voided from its page" in refused.content.decode()
+    assert not Refund.objects.exists()
     response = client.post(
         f"/rounds/incidents/{incident.pk}/cancel-round/",
         {"cancel-round": round_.round_id, "cancel-reason": "Network failure mid-round"},

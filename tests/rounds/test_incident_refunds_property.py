@@ -1,5 +1,6 @@
-"""Property: every bet of a cancelled simulated round is refunded exactly what it wagered, except
-a blackjack already dealt at a classic table cancelled by a network failure (paid 3:2)."""
+"""Property: every bet of a round the game server cancelled is refunded exactly what it wagered,
+except a blackjack already dealt at a classic table cancelled by a network failure (paid 3:2); a
+played round is never refunded, and its void nets every bet to exactly what it wagered."""
 
 import itertools
 from datetime import UTC, datetime
@@ -15,10 +16,15 @@ from rounds.engine.rules import preset
 from rounds.engine.simulate import simulate
 from rounds.models import Incident, Refund
 from tables.models import Table
-from tests.rounds.corrections_support import corrections_urls, demo, demo_user, ingest  # noqa: F401
+from tests.rounds.corrections_support import (  # noqa: F401
+    corrections_urls,
+    demo,
+    demo_user,
+    ingest,
+    second_supervisor,
+)
 
 GAMES = {"DLX1": "deluxe", "BND1": "boundless", "CLS1": "classic", "MPB1": "multiplayer"}
-REASONS = ["card_unreadable", "network_failure", "malfunction", "procedure_error"]
 _run = itertools.count()
 
 
@@ -81,17 +87,27 @@ def test_rounds_the_server_cancelled_are_refunded_exactly(code, seed, count):
 
 @pytest.mark.usefixtures("demo")
 @property_settings
-@given(code=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 10_000), reason=st.sampled_from(REASONS))
-def test_a_played_round_a_supervisor_cancels_is_refunded_exactly(code, seed, reason):
+@given(code=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 10_000))
+def test_a_played_round_a_supervisor_cancels_is_refused_and_its_void_nets_each_bet_to_its_wager(code, seed):
+    """A completed round is never refunded on top of its payouts: cancelling it is refused, and its
+    void (approved by a second supervisor) returns each bet exactly what it wagered, net."""
     (document,) = simulated(code, seed, 1, cancel_rate=0.0)
     round_ = ingest(document)
     incident = services.incident_open(
-        table=Table.objects.get(code=code), kind=reason, opened_by=demo_user("supervisor"), note="property"
+        table=Table.objects.get(code=code), kind="malfunction", opened_by=demo_user("supervisor"), note="p"
     )
-    services.incident_cancel_round(
-        incident=incident, round_=round_, cancelled_by=demo_user("supervisor"), reason="property"
+    with pytest.raises(services.TransitionRefused, match="completed and settled"):
+        services.incident_cancel_round(
+            incident=incident, round_=round_, cancelled_by=demo_user("supervisor"), reason="property"
+        )
+    void = services.void_propose(
+        round_=round_, proposed_by=demo_user("supervisor"), reason="property", incident=incident
     )
-    refunds = {r.bet.bet_id: r.amount for r in incident.refunds.select_related("bet")}
-    assert refunds == {
-        bet["bet_id"]: expected_refund(document, bet, GAMES[code], reason) for bet in document["bets"]
-    }
+    services.void_approve(void=void, decided_by=second_supervisor(), comment="property")
+    services.incident_resume(incident=incident, resumed_by=demo_user("supervisor"), note="property")
+    assert not Refund.objects.filter(bet__round=round_).exists()
+    lines = {line.bet.bet_id: line for line in void.lines.select_related("bet")}
+    assert set(lines) == {bet["bet_id"] for bet in document["bets"]}
+    for bet in document["bets"]:
+        line = lines[bet["bet_id"]]
+        assert Decimal(bet["returned"]) + line.net == Decimal(bet["wagered"])

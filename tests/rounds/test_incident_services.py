@@ -1,5 +1,6 @@
-"""Incidents through the services: open (pauses the table), notes, resume, cancel a round with
-refunds, the table guard, a cancelled round from ingest, and every refusal."""
+"""Incidents through the services: open (pauses the table), notes, resume, cancel a round the game
+server sent as cancelled with refunds (a completed round is refused: it is voided instead), the table
+guard, a cancelled round from ingest (pausing the table too), and every refusal."""
 
 from decimal import Decimal
 
@@ -7,7 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from rounds import services
-from rounds.models import Incident, IncidentNote, Refund
+from rounds.models import Incident, IncidentNote, Refund, RoundCorrection
 from tables.models import Table
 from tables.services import table_set_status
 from tests.fixtures import round_document
@@ -98,41 +99,58 @@ def test_a_table_cannot_open_while_an_incident_is_open():
     )
 
 
-def test_cancelling_a_completed_round_refunds_the_wager_and_pays_a_dealt_blackjack():
+def test_a_completed_round_is_never_refunded_on_top_of_its_payouts():
+    """Cancel-with-refunds is for rounds the game server could not complete; a settled round is
+    voided instead (proposed by one supervisor, approved by another)."""
     round_ = ingest(classic_completed_blackjack())
     incident = open_incident(round_=round_)
-    services.incident_cancel_round(
-        incident=incident, round_=round_, cancelled_by=demo_user("supervisor"), reason="Network failure"
-    )
+    before = snapshot()
+    with pytest.raises(services.TransitionRefused) as refused:
+        services.incident_cancel_round(
+            incident=incident, round_=round_, cancelled_by=demo_user("supervisor"), reason="Network failure"
+        )
+    assert refused.value.message_dict["round"] == [
+        f"Round {round_.round_id} was completed and settled: a settled round hit by a malfunction is "
+        "voided, proposed by one supervisor and approved by another; it is never refunded on top of its "
+        "payouts."
+    ]
+    assert snapshot() == before and not RoundCorrection.objects.exists()
     incident.refresh_from_db()
-    assert incident.status == "cancelled" and incident.closed_by.username == "supervisor"
-    # The blackjack's seat play and the bet behind it paid 3:2, the rest refunded
-    # (tests/fixtures/README.md, classic-network-failure-refunds).
-    assert refunds(incident) == {
-        "C18-1-C": Decimal("50.00"),
-        "C18-2-C": Decimal("10.00"),
-        "C18-3-C": Decimal("1.50"),
-        "C18-4-C": Decimal("2.00"),
-        "C18-5-C": Decimal("12.00"),
-        "C18-6-C": Decimal("2.00"),
-    }
-    assert "6 bet(s) refunded, 77.50 EUR in all" in incident.notes.last().text
-    assert table().status == "open"  # this incident had paused it
+    assert incident.status == "open"
+
+
+def test_cancelling_records_the_rounds_correction():
+    round_ = ingest(round_document("classic-network-failure-refunds"))
+    incident = Incident.objects.get(table=table(), status="open")
+    services.incident_cancel_round(
+        incident=incident, round_=round_, cancelled_by=demo_user("supervisor"), reason="Server cancelled it"
+    )
+    correction = RoundCorrection.objects.get(round=round_)
+    assert (correction.kind, correction.incident, correction.recorded_by.username) == (
+        "cancelled",
+        incident,
+        "supervisor",
+    )
 
 
 def test_without_a_network_failure_the_blackjack_gets_its_wager_back():
-    round_ = ingest(classic_completed_blackjack())
-    incident = open_incident(kind="malfunction")
+    document = renamed(round_document("classic-network-failure-refunds"), "-M")
+    document["cancel_reason"] = "malfunction"
+    for bet in document["bets"]:
+        bet["returned"] = bet["wagered"]
+    round_ = ingest(document)
+    incident = Incident.objects.get(table=table(), status="open")
+    assert incident.kind == "malfunction"
     services.incident_cancel_round(
         incident=incident, round_=round_, cancelled_by=demo_user("supervisor"), reason="x"
     )
     assert refunds(incident) == {
-        "C18-1-C": Decimal("20.00"),
-        "C18-2-C": Decimal("4.00"),
-        "C18-3-C": Decimal("1.50"),
-        "C18-4-C": Decimal("2.00"),
-        "C18-5-C": Decimal("12.00"),
-        "C18-6-C": Decimal("2.00"),
+        "C18-1-M": Decimal("20.00"),
+        "C18-2-M": Decimal("4.00"),
+        "C18-3-M": Decimal("1.50"),
+        "C18-4-M": Decimal("2.00"),
+        "C18-5-M": Decimal("12.00"),
+        "C18-6-M": Decimal("2.00"),
     }
     incident.refresh_from_db()
     assert incident.round == round_
@@ -165,6 +183,27 @@ def test_a_round_the_server_cancelled_opens_an_incident_and_its_refunds_come_whe
     }
 
 
+def test_a_cancelled_round_from_ingest_pauses_its_table_as_a_supervisors_incident_does():
+    assert table().status == "open"
+    round_ = ingest(round_document("classic-network-failure-refunds"))
+    incident = Incident.objects.get(table=table(), status="open")
+    assert table().status == "paused"
+    change = table().status_changes.order_by("-id").first()
+    assert (change.from_status, change.to_status, change.changed_by) == ("open", "paused", None)
+    assert change.reason.startswith(f"Incident {incident.pk}: network failure")
+    assert round_.round_id in change.reason
+    services.incident_cancel_round(
+        incident=incident, round_=round_, cancelled_by=demo_user("supervisor"), reason="Server cancelled it"
+    )
+    assert table().status == "open"  # the incident that paused it has ended
+
+
+def test_a_cancelled_round_joining_an_open_incident_leaves_the_table_as_it_is():
+    table_set_status(table=table(), status="closed", changed_by=demo_user("supervisor"), reason="night")
+    ingest(round_document("classic-network-failure-refunds"))
+    assert table().status == "closed"
+
+
 def test_a_second_cancelled_round_joins_the_open_incident_and_is_refunded_with_it():
     incident = open_incident()
     first = ingest(renamed(round_document("classic-network-failure-refunds"), "-1"))
@@ -180,9 +219,12 @@ def test_a_second_cancelled_round_joins_the_open_incident_and_is_refunded_with_i
 
 
 def test_cancelling_a_round_twice_is_refused():
-    round_ = ingest(classic_completed_blackjack())
+    round_ = ingest(round_document("classic-network-failure-refunds"))
     services.incident_cancel_round(
-        incident=open_incident(), round_=round_, cancelled_by=demo_user("supervisor"), reason="x"
+        incident=Incident.objects.get(status="open"),
+        round_=round_,
+        cancelled_by=demo_user("supervisor"),
+        reason="x",
     )
     other = open_incident()
     before = snapshot()
@@ -206,12 +248,14 @@ def test_a_round_of_another_table_is_refused():
 
 @pytest.mark.parametrize("ended", ["resumed", "cancelled"])
 def test_a_closed_incident_takes_no_note_resume_or_cancel(ended):
-    round_ = ingest(classic_completed_blackjack())
-    incident = open_incident()
     supervisor = demo_user("supervisor")
     if ended == "resumed":
+        incident = open_incident()
         services.incident_resume(incident=incident, resumed_by=supervisor, note="ok")
+        round_ = ingest(round_document("classic-network-failure-refunds"))  # opens another incident
     else:
+        round_ = ingest(round_document("classic-network-failure-refunds"))
+        incident = Incident.objects.get(status="open")
         services.incident_cancel_round(incident=incident, round_=round_, cancelled_by=supervisor, reason="x")
     before = snapshot()
     steps = [

@@ -3,11 +3,16 @@ with the incidents and corrections a day brings, then the daily job and its PDFs
 
 Run after seed_demo. The day is the last closed gaming day (so that the daily job may report on
 it). Every table deals shoe after shoe for hours; Boundless rounds carry hundreds of players.
-The simulation plants a few wrong payouts and cancelled rounds (a network failure: ingest opens
-an incident for them); the demo then handles an unreadable card at DLX1 by cancelling that
-round with refunds, and corrects one wrong payout through a re-settlement (proposed by
-compliance, approved by a supervisor). Players that seed_demo gave a lower personal maximum bet
-above it: those bets are breached limits. Running it again for the same day stores nothing twice.
+The simulation plants a few wrong payouts and rounds the game server cancels (a network failure:
+ingest opens an incident for them and pauses the table); a supervisor ends each such incident by
+cancelling those rounds, every bet refunded. A malfunction at DLX1 hits a settled round: one
+supervisor proposes its void, a second approves it (every bet's payout reversed and its stake
+returned). One wrong payout is corrected through a re-settlement (proposed by compliance, approved
+by a supervisor). A supervisor proposes a configuration change at BND1 (the Pair option open until
+round 45 of the shoe, as its other options are); a second approves it once its odds are shown, and it
+is in force from the approval on (never in the past, so after the simulated day). Players that
+seed_demo gave a lower personal maximum bet above it: those bets are breached limits. Running it
+again for the same day stores nothing twice.
 """
 
 import json
@@ -22,7 +27,7 @@ from config.gaming_day import gaming_day, last_closed_gaming_day
 from reports.models import ReportDocument, ReportRun, RunTrigger
 from rounds.engine.simulate import simulate
 from rounds.ingest import rounds_ingest
-from rounds.models import Bet, Incident, Round
+from rounds.models import Bet, Incident, Round, Void
 from rounds.services import (
     incident_cancel_round,
     incident_note_add,
@@ -30,9 +35,14 @@ from rounds.services import (
     incident_resume,
     resettlement_approve,
     resettlement_propose,
+    unrefunded_server_cancelled_rounds,
+    void_approve,
+    void_propose,
 )
 from tables.models import Table
+from tables.odds import configuration_odds_compute
 from tables.selectors import configuration_in_force
+from tables.services import configuration_approve, configuration_propose
 
 # table code -> players at the table (Boundless: one spot each, all sharing the deal)
 PLAYERS = {"DLX1": 7, "BND1": 300, "CLS1": 7, "MPB1": 7}
@@ -41,6 +51,7 @@ SHOES = {"DLX1": 10, "BND1": 5, "CLS1": 10, "MPB1": 10}
 BATCH = 50
 WRONG_PAYOUT_RATE = 0.01
 CANCEL_RATE = 0.004
+DEMO_CHANGE_REASON = "Demo: the Pair option open as long as the other side options (round 45)."
 
 
 class Command(BaseCommand):
@@ -61,8 +72,12 @@ class Command(BaseCommand):
             raise CommandError("The demo tables are missing: run `python manage.py seed_demo` first.")
         users = {
             user.username: user
-            for user in get_user_model().objects.filter(username__in=["supervisor", "compliance"])
+            for user in get_user_model().objects.filter(
+                username__in=["supervisor", "supervisor-2", "compliance"]
+            )
         }
+        if len(users) != 3:
+            raise CommandError("The demo users are missing: run `python manage.py seed_demo` first.")
         started = time.perf_counter()
         opens = gaming_day(day).starts_at + timedelta(hours=2)
         self.stdout.write(f"Gaming day {gaming_day(day)}: the tables open at {opens:%H:%M} UTC")
@@ -70,10 +85,34 @@ class Command(BaseCommand):
         for number, code in enumerate(PLAYERS):
             opening = opens + timedelta(minutes=7 * number)
             self.deal(tables[code], day, shoes or SHOES[code], players[code], seed + number, opening)
-        self.unreadable_card(tables["DLX1"], day, users["supervisor"])
+        self.server_cancelled_rounds(tables.values(), users["supervisor"])
+        self.malfunction_void(tables["DLX1"], day, users["supervisor"], users["supervisor-2"])
         self.resettle_one_wrong_payout(day, users["compliance"], users["supervisor"])
         self.stdout.write(f"Simulated and ingested in {time.perf_counter() - started:.1f} s")
+        self.configuration_change(tables["BND1"], users["supervisor"], users["supervisor-2"])
         self.daily_job(day)
+
+    def configuration_change(self, table: Table, supervisor, second_supervisor) -> None:
+        """A supervisor proposes a change, its odds are worked out, a second supervisor approves it."""
+        if table.configurations.filter(reason=DEMO_CHANGE_REASON).exists():
+            return  # the demo day was run before
+        pair = table.configurations.in_force().latest("valid_from").rule_set.to_dict()["side_options"]["pair"]
+        proposal = configuration_propose(
+            table=table,
+            changes={"side_options": {"pair": {**pair, "max_round": 45}}},
+            proposed_by=supervisor,
+            reason=DEMO_CHANGE_REASON,
+        )
+        configuration_odds_compute(configuration=proposal)  # the task's work, here at once
+        version = configuration_approve(
+            configuration=proposal,
+            decided_by=second_supervisor,
+            comment="Demo: checked the RTP before and after; nothing falls.",
+        )
+        self.stdout.write(
+            f"  {table.code}: configuration version {version.version} proposed by {supervisor}, approved by "
+            f"{second_supervisor}, in force from {version.valid_from:%Y-%m-%d %H:%M} UTC"
+        )
 
     def deal(self, table: Table, day: date, shoes: int, players: int, seed: int, opens) -> None:
         rules = configuration_in_force(table, opens).rule_set
@@ -102,46 +141,71 @@ class Command(BaseCommand):
             f"{rounds.filter(finding_count__gt=0).count()} with findings"
         )
 
-    def unreadable_card(self, table: Table, day: date, supervisor) -> None:
-        if Incident.objects.filter(
-            table=table, kind="card_unreadable", round__round_id__startswith=_prefix(day)
-        ).exists():
-            return
-        played = Round.objects.filter(table=table, round_id__startswith=_prefix(day), status="completed")
-        round_ = played.order_by("opened_at")[played.count() // 2]  # mid-day
-        open_incident = Incident.objects.filter(table=table, status="open").first()
-        if open_incident:  # a network failure the ingest opened: the supervisor handles it first
-            incident_note_add(
-                incident=open_incident, author=supervisor, text="Demo: the game server reconnected."
+    def server_cancelled_rounds(self, tables, supervisor) -> None:
+        """Each incident ingest opened for the rounds the game server cancelled ends with them
+        cancelled: every bet refunded what it wagered (the table opens again)."""
+        for incident in Incident.objects.filter(table__in=tables, status="open").select_related("table"):
+            waiting = list(unrefunded_server_cancelled_rounds(incident).defer("document"))
+            incident_note_add(incident=incident, author=supervisor, text="Demo: the game server reconnected.")
+            if not waiting:
+                incident_resume(incident=incident, resumed_by=supervisor, note="Demo: play resumed.")
+                continue
+            incident_cancel_round(
+                incident=incident,
+                round_=waiting[0],
+                cancelled_by=supervisor,
+                reason="Network failure: the game server could not complete the round.",
             )
-            incident_resume(incident=open_incident, resumed_by=supervisor, note="Demo: play resumed.")
+            self.stdout.write(
+                f"  incident {incident.pk}: {incident.table.code}, {len(waiting)} round(s) the game server "
+                "cancelled, every bet refunded"
+            )
+
+    def malfunction_void(self, table: Table, day: date, supervisor, second_supervisor) -> None:
+        """A malfunction hits a settled round at the table: one supervisor opens an incident and
+        proposes the round's void, a second approves it, and play resumes."""
+        if Void.objects.filter(round__table=table, round__round_id__startswith=_prefix(day)).exists():
+            return
+        played = Round.objects.filter(
+            table=table, round_id__startswith=_prefix(day), status="completed", correction=None
+        ).defer("document")
+        round_ = played.order_by("opened_at")[played.count() // 2]  # mid-day
         incident = incident_open(
             table=table,
-            kind="card_unreadable",
+            kind="malfunction",
             opened_by=supervisor,
-            note=f"The card reader could not read a card in round {round_.round_id}.",
+            note=f"The card reader failed during round {round_.round_id}: its cards cannot be verified.",
             round_=round_,
         )
         incident_note_add(
             incident=incident,
             author=supervisor,
-            text="Studio checked the camera feed: the card is not identifiable.",
+            text="Studio checked the camera feed: the round's cards are not identifiable.",
         )
-        incident_cancel_round(
-            incident=incident,
+        void = void_propose(
             round_=round_,
-            cancelled_by=supervisor,
-            reason="Card unreadable: round void, every bet refunded.",
+            proposed_by=supervisor,
+            reason="Malfunction: the card reader failed; all plays and pays void.",
+            incident=incident,
         )
+        void_approve(
+            void=void,
+            decided_by=second_supervisor,
+            comment="Checked the studio log and the video: void the round.",
+        )
+        incident_resume(incident=incident, resumed_by=supervisor, note="Demo: card reader replaced.")
         self.stdout.write(
-            f"  incident {incident.pk}: unreadable card at {table.code}, "
-            f"round {round_.round_id} cancelled and refunded"
+            f"  incident {incident.pk}: malfunction at {table.code}, round {round_.round_id} voided "
+            f"(void {void.pk}, proposed by {supervisor}, approved by {second_supervisor})"
         )
 
     def resettle_one_wrong_payout(self, day: date, compliance, supervisor) -> None:
         wrong = (
             Bet.objects.filter(
-                round__round_id__startswith=_prefix(day), round__status="completed", round__resettlements=None
+                round__round_id__startswith=_prefix(day),
+                round__status="completed",
+                round__resettlements=None,
+                round__correction=None,
             )
             .exclude(computed_returned=F("returned"))
             .exclude(computed_returned=None)

@@ -1,4 +1,5 @@
-"""python manage.py seed_demo: the demo's tables, limits, players and one user per role.
+"""python manage.py seed_demo: the demo's tables, limits, players, one user per role and a second
+supervisor (a void is proposed by one supervisor and approved by another).
 
 It lives in `reports`, the app at the top of the dependency chain, because it fills every app.
 Running it again changes nothing that exists.
@@ -46,7 +47,10 @@ SELF_LIMITED = [("PDLX10002", "Fatima Haddad"), ("PBND10007", "Gustav Lind"), ("
 
 
 class Command(BaseCommand):
-    help = "Create the demo tables (DLX1, BND1, CLS1, MPB1) with limits, a few players and one user per role."
+    help = (
+        "Create the demo tables (DLX1, BND1, CLS1, MPB1) with limits, a few players, one user per role "
+        "and a second supervisor."
+    )
 
     @transaction.atomic
     def handle(self, *args, **options):
@@ -119,8 +123,10 @@ class Command(BaseCommand):
     def users(self):
         User = get_user_model()
         first = None
-        for slug, role in ROLE_SLUGS.items():
-            username = slug.replace("_", "-")
+        # One user per role, and a second supervisor: a void one supervisor proposes, another approves.
+        accounts = [(slug.replace("_", "-"), role) for slug, role in ROLE_SLUGS.items()]
+        accounts.append(("supervisor-2", ROLE_SLUGS["supervisor"]))
+        for username, role in accounts:
             password = f"{username}-demo"
             user = User.objects.filter(username=username).first()
             if user is None:

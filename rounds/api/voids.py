@@ -1,0 +1,166 @@
+"""Voids in the API: list (the voids page's filters), read, propose (a supervisor), approve or reject
+(another supervisor). Bad transitions answer 409 (403 for your own); bad input 400 naming the field."""
+
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, mixins, serializers, status, viewsets
+from rest_framework.response import Response
+from rest_framework.routers import SimpleRouter
+
+from config.api import InputSerializer, ModelPermissions, MoneyField, has_permission, validated
+from rounds import services
+from rounds.filtersets import VoidFilterSet
+from rounds.models import Incident, Round, Void, VoidLine
+
+from .resettlements import REFUSED, TransitionRefusalMixin
+
+
+class VoidPermissions(ModelPermissions):
+    """Reading needs view_void; proposing (POST) propose_void."""
+
+    perms_map = {**ModelPermissions.perms_map, "POST": ["rounds.propose_void"]}
+
+
+class VoidLineSerializer(serializers.ModelSerializer):
+    bet = serializers.CharField(source="bet.bet_id", read_only=True)
+    reversed_returned = MoneyField(read_only=True, help_text="What the bet was returned, taken back.")
+    returned_stake = MoneyField(read_only=True, help_text="What the bet wagered, given back.")
+    net = MoneyField(read_only=True, help_text="Stake returned minus payout reversed.")
+
+    class Meta:
+        model = VoidLine
+        fields = ["bet", "reversed_returned", "returned_stake", "net", "created_at"]
+        read_only_fields = fields
+
+
+class VoidSerializer(serializers.ModelSerializer):
+    round = serializers.CharField(source="round.round_id", read_only=True)
+    table = serializers.CharField(source="round.table.code", read_only=True)
+    currency = serializers.CharField(source="round.table.currency", read_only=True)
+    incident = serializers.IntegerField(source="incident_id", read_only=True, allow_null=True)
+    proposed_by = serializers.CharField(source="proposed_by.username", read_only=True)
+    decided_by = serializers.CharField(source="decided_by.username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Void
+        fields = [
+            "id",
+            "round",
+            "table",
+            "currency",
+            "incident",
+            "status",
+            "reason",
+            "proposed_by",
+            "proposed_at",
+            "decided_by",
+            "decided_at",
+            "decision_comment",
+        ]
+        read_only_fields = fields
+
+
+class VoidDetailSerializer(VoidSerializer):
+    """A void with its lines, one per bet once approved (a big round's void has thousands: the list
+    leaves them out)."""
+
+    lines = VoidLineSerializer(many=True, read_only=True)
+
+    class Meta(VoidSerializer.Meta):
+        fields = [*VoidSerializer.Meta.fields, "lines"]
+        read_only_fields = fields
+
+
+class VoidProposeSerializer(InputSerializer):
+    round = serializers.CharField(help_text="The game server's round id (a completed round).")
+    reason = serializers.CharField(allow_blank=True, help_text="The malfunction: kept with the void.")
+    incident = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="The malfunction's incident (optional)."
+    )
+
+
+class VoidDecisionSerializer(InputSerializer):
+    comment = serializers.CharField(allow_blank=True, help_text="Why: kept with the decision.")
+
+
+def voids():
+    return Void.objects.select_related("round__table", "proposed_by", "decided_by")
+
+
+def voids_with_lines():
+    return voids().prefetch_related("lines__bet")
+
+
+class VoidViewSet(
+    TransitionRefusalMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    """Voids, newest first (filters as on the voids page); POST proposes one."""
+
+    queryset = voids()
+    serializer_class = VoidSerializer
+    filterset_class = VoidFilterSet
+    permission_classes = [VoidPermissions]
+    ordering_fields = ["proposed_at", "decided_at"]
+
+    def get_queryset(self):
+        return voids_with_lines() if self.action == "retrieve" else voids()
+
+    def get_serializer_class(self):
+        return VoidDetailSerializer if self.action == "retrieve" else VoidSerializer
+
+    @extend_schema(request=VoidProposeSerializer, responses={201: VoidDetailSerializer, **REFUSED})
+    def create(self, request):
+        data = validated(VoidProposeSerializer, request)
+        round_ = Round.objects.filter(round_id=data["round"]).defer("document").first()
+        if round_ is None:
+            raise serializers.ValidationError({"round": [f"No round {data['round']!r} is stored."]})
+        incident = None
+        if data["incident"] is not None:
+            incident = Incident.objects.filter(pk=data["incident"]).first()
+            if incident is None:
+                raise serializers.ValidationError({"incident": [f"No incident {data['incident']}."]})
+        void = services.void_propose(
+            round_=round_, proposed_by=request.user, reason=data["reason"], incident=incident
+        )
+        return Response(
+            VoidDetailSerializer(voids_with_lines().get(pk=void.pk)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class VoidDecisionView(TransitionRefusalMixin, generics.GenericAPIView):
+    queryset = voids()
+    serializer_class = VoidDetailSerializer
+    permission_classes = [has_permission("rounds.decide_void")]
+    filter_backends = []
+    pagination_class = None
+    decide = None
+
+    @extend_schema(request=VoidDecisionSerializer, responses={200: VoidDetailSerializer, **REFUSED})
+    def post(self, request, pk: int):
+        void = get_object_or_404(Void, pk=pk)
+        data = validated(VoidDecisionSerializer, request)
+        self.decide(void=void, decided_by=request.user, comment=data["comment"])
+        return Response(VoidDetailSerializer(voids_with_lines().get(pk=pk)).data)
+
+
+class VoidApproveView(VoidDecisionView):
+    """Approve: one line per bet (its payout reversed, its stake returned) and the round's correction."""
+
+    decide = staticmethod(services.void_approve)
+
+
+class VoidRejectView(VoidDecisionView):
+    """Reject the proposal; nothing is voided."""
+
+    decide = staticmethod(services.void_reject)
+
+
+router = SimpleRouter()
+router.register("voids", VoidViewSet, basename="void")
+
+urlpatterns = [
+    path("voids/<int:pk>/approve", VoidApproveView.as_view(), name="void-approve"),
+    path("voids/<int:pk>/reject", VoidRejectView.as_view(), name="void-reject"),
+    *router.urls,
+]

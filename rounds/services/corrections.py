@@ -1,0 +1,103 @@
+"""One correction per round, so per bet: an approved re-settlement, the refunds of a cancellation, or
+an approved void. Never two.
+
+Every correction service locks the round's row first (`round_locked`), then asks whether the round
+was corrected already (`correction_refusal`), and records its correction (`correction_record`). The
+lock orders two corrections of one round at the same moment: the second waits, then finds the first.
+A writer that skipped the lock still meets RoundCorrection's primary key (one row per round): its
+IntegrityError becomes a TransitionRefused with a message, and its transaction rolls back whole.
+"""
+
+from django.db import IntegrityError, transaction
+
+from ..choices import CorrectionKind, ResettlementStatus, VoidStatus
+from ..models import Resettlement, Round, RoundCorrection, Void
+from .common import TransitionRefused, by_name
+
+ONE_PER_BET = "a bet takes one correction; nothing was changed."
+
+
+def round_locked(round_: Round) -> Round:
+    """The round, its row locked until the transaction ends (its document left unread)."""
+    return (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("table", "configuration")
+        .defer("document")
+        .get(pk=round_.pk)
+    )
+
+
+def correction_described(correction: RoundCorrection) -> str:
+    """What the round received, in a few words: "re-settled (re-settlement 3, approved by sam)"."""
+    if correction.kind == CorrectionKind.RESETTLED:
+        resettlement = correction.resettlement
+        return f"re-settled (re-settlement {resettlement.pk}, approved by {by_name(resettlement.decided_by)})"
+    if correction.kind == CorrectionKind.VOIDED:
+        return f"voided (void {correction.void_id}, approved by {by_name(correction.void.decided_by)})"
+    return f"cancelled already, in incident {correction.incident_id}, every bet refunded"
+
+
+def _correction_of(round_: Round) -> RoundCorrection | None:
+    return (
+        RoundCorrection.objects.filter(round_id=round_.pk)
+        .select_related("resettlement__decided_by", "void__decided_by")
+        .first()
+    )
+
+
+def correction_refusal(round_: Round) -> str | None:
+    """Why the round takes no further correction (it has one), or None."""
+    correction = _correction_of(round_)
+    if correction is None:
+        return None
+    return f"Round {round_.round_id} was {correction_described(correction)}: {ONE_PER_BET}"
+
+
+def refuse_if_corrected(round_: Round) -> None:
+    refusal = correction_refusal(round_)
+    if refusal:
+        raise TransitionRefused({"round": refusal})
+
+
+def refuse_if_proposed(round_: Round, *, proposing: str) -> None:
+    """One proposal at a time: a void is not proposed while a re-settlement awaits its decision, nor
+    a re-settlement while a void does. `proposing`: "void" or "re-settlement"."""
+    if proposing == "void":
+        pending = Resettlement.objects.filter(round_id=round_.pk, status=ResettlementStatus.PROPOSED)
+        what = "re-settlement"
+    else:
+        pending = Void.objects.filter(round_id=round_.pk, status=VoidStatus.PROPOSED)
+        what = "void"
+    found = pending.order_by("id").first()
+    if found is not None:
+        raise TransitionRefused(
+            {
+                "round": f"Round {round_.round_id} has {what} {found.pk} proposed: a supervisor approves or "
+                f"rejects it before a {proposing} is proposed, as {ONE_PER_BET}"
+            }
+        )
+
+
+def correction_record(
+    *, round_: Round, kind: str, recorded_by, resettlement=None, incident=None, void=None
+) -> RoundCorrection:
+    """The round's one correction; a second is refused, whoever got there first."""
+    try:
+        with transaction.atomic():
+            return RoundCorrection.objects.create(
+                round_id=round_.pk,
+                kind=kind,
+                resettlement=resettlement,
+                incident=incident,
+                void=void,
+                recorded_by=recorded_by,
+            )
+    except IntegrityError:
+        existing = _correction_of(round_)
+        what = f"it was {correction_described(existing)}" if existing else "another correction"
+        raise TransitionRefused(
+            {
+                "round": f"Round {round_.round_id} received its correction while this step ran: {what}; "
+                + ONE_PER_BET
+            }
+        ) from None

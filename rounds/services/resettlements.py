@@ -1,0 +1,121 @@
+"""Re-settlements: compliance proposes to pay a round's bets what the engine computes; a supervisor
+who did not propose it approves (one Adjustment per differing bet: computed − reported; the round's
+correction) or rejects. A round takes one correction: one re-settled is not cancelled or voided, one
+cancelled or voided is not re-settled."""
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from config.refusals import require_reason
+
+from ..choices import CorrectionKind, ResettlementStatus, RoundStatus
+from ..models import Adjustment, Bet, Resettlement, Round
+from .common import OwnDecisionRefused, TransitionRefused, by_name, required_text
+from .corrections import correction_record, refuse_if_corrected, refuse_if_proposed, round_locked
+
+
+def bets_to_adjust(round_: Round):
+    """The bets whose computed returned differs from the reported one (bets the engine cannot
+    compute, computed None, are never adjusted)."""
+    return (
+        Bet.objects.filter(round=round_, computed_returned__isnull=False)
+        .exclude(computed_returned=F("returned"))
+        .order_by("id")
+    )
+
+
+@transaction.atomic
+def resettlement_propose(*, round_: Round, proposed_by, reason: str) -> Resettlement:
+    """Propose to pay the round's bets what the engine computes; a supervisor decides."""
+    reason = require_reason(reason)
+    round_ = round_locked(round_)
+    if round_.status == RoundStatus.CANCELLED:
+        raise TransitionRefused(
+            {
+                "round": f"Round {round_.round_id} was cancelled: its bets are refunded through its "
+                "incident, not re-settled."
+            }
+        )
+    pending = (
+        Resettlement.objects.filter(
+            round=round_, status__in=[ResettlementStatus.PROPOSED, ResettlementStatus.APPROVED]
+        )
+        .order_by("-id")
+        .first()
+    )
+    if pending is not None:
+        raise TransitionRefused(
+            {
+                "round": f"Round {round_.round_id} already has re-settlement {pending.pk}, "
+                f"{pending.get_status_display().lower()}; nothing was changed."
+            }
+        )
+    refuse_if_corrected(round_)
+    refuse_if_proposed(round_, proposing="re-settlement")
+    if not bets_to_adjust(round_).exists():
+        uncomputed = Bet.objects.filter(round=round_, computed_returned__isnull=True).count()
+        extra = f" ({uncomputed} bet(s) the engine cannot compute are never adjusted)" if uncomputed else ""
+        raise TransitionRefused(
+            {
+                "round": f"Nothing to re-settle: every bet of round {round_.round_id} was paid what the "
+                f"engine computes{extra}."
+            }
+        )
+    try:
+        with transaction.atomic():
+            return Resettlement.objects.create(round=round_, reason=reason, proposed_by=proposed_by)
+    except IntegrityError:  # another proposal won the race
+        raise TransitionRefused(
+            {"round": f"Round {round_.round_id} already has an open or approved re-settlement."}
+        ) from None
+
+
+def _decidable(resettlement: Resettlement, decided_by, comment: str) -> tuple[Resettlement, str]:
+    comment = required_text(comment, "comment", "Say why: the decision is kept with its comment.")
+    resettlement = (
+        Resettlement.objects.select_for_update(of=("self",)).select_related("round").get(pk=resettlement.pk)
+    )
+    if resettlement.status != ResettlementStatus.PROPOSED:
+        raise TransitionRefused(
+            f"Re-settlement {resettlement.pk} was already {resettlement.get_status_display().lower()} "
+            f"by {by_name(resettlement.decided_by)}; a decision is not made twice."
+        )
+    if resettlement.proposed_by_id == decided_by.pk:
+        raise OwnDecisionRefused(
+            f"You proposed re-settlement {resettlement.pk}: another person must approve or reject it."
+        )
+    return resettlement, comment
+
+
+def _decide(resettlement: Resettlement, status: str, decided_by, comment: str) -> Resettlement:
+    resettlement.status = status
+    resettlement.decided_by = decided_by
+    resettlement.decided_at = timezone.now()
+    resettlement.decision_comment = comment
+    resettlement.save(update_fields=["status", "decided_by", "decided_at", "decision_comment"])
+    return resettlement
+
+
+@transaction.atomic
+def resettlement_approve(*, resettlement: Resettlement, decided_by, comment: str) -> Resettlement:
+    """Approve: one Adjustment per bet whose computed returned differs (computed − reported), and
+    the round's correction. Refused when the round was corrected (cancelled, voided) since."""
+    resettlement, comment = _decidable(resettlement, decided_by, comment)
+    round_ = round_locked(resettlement.round)
+    refuse_if_corrected(round_)
+    Adjustment.objects.bulk_create(
+        Adjustment(resettlement=resettlement, bet=bet, amount=bet.computed_returned - bet.returned)
+        for bet in bets_to_adjust(round_)
+    )
+    resettlement = _decide(resettlement, ResettlementStatus.APPROVED, decided_by, comment)
+    correction_record(
+        round_=round_, kind=CorrectionKind.RESETTLED, resettlement=resettlement, recorded_by=decided_by
+    )
+    return resettlement
+
+
+@transaction.atomic
+def resettlement_reject(*, resettlement: Resettlement, decided_by, comment: str) -> Resettlement:
+    resettlement, comment = _decidable(resettlement, decided_by, comment)
+    return _decide(resettlement, ResettlementStatus.REJECTED, decided_by, comment)

@@ -1,0 +1,121 @@
+"""Voids: a settled round hit by a malfunction ("Malfunctions void all plays and pays") is voided, at
+any table. One supervisor proposes it with a reason (and the malfunction's incident, if one was
+opened); another approves or rejects it. Approval records, per bet, the payout taken back (what it
+was returned, as reported) and its stake given back (what it wagered, as reported), so each bet nets
+to exactly what it wagered; and the round's correction. Nothing is refunded on top of a payout, and
+the bets themselves never change."""
+
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from config.money import money_text
+from config.refusals import require_reason
+
+from ..choices import CorrectionKind, IncidentStatus, RoundStatus, VoidStatus
+from ..models import Bet, Incident, IncidentNote, Round, Void, VoidLine
+from .common import OwnDecisionRefused, TransitionRefused, by_name, required_text
+from .corrections import correction_record, refuse_if_corrected, refuse_if_proposed, round_locked
+
+
+@transaction.atomic
+def void_propose(*, round_: Round, proposed_by, reason: str, incident: Incident | None = None) -> Void:
+    """Propose to void a completed round; a supervisor other than the proposer decides."""
+    reason = require_reason(reason)
+    round_ = round_locked(round_)
+    if incident is not None and incident.table_id != round_.table_id:
+        raise ValidationError(
+            {"incident": f"Incident {incident.pk} is at another table than round {round_.round_id}."}
+        )
+    if round_.status == RoundStatus.CANCELLED:
+        raise TransitionRefused(
+            {
+                "round": f"Round {round_.round_id} was cancelled by the game server: it is cancelled in "
+                "its incident (every bet refunded what it wagered), not voided."
+            }
+        )
+    refuse_if_corrected(round_)
+    pending = Void.objects.filter(round=round_, status=VoidStatus.PROPOSED).first()
+    if pending is not None:
+        raise TransitionRefused(
+            {"round": f"Round {round_.round_id} already has void {pending.pk} proposed; nothing was changed."}
+        )
+    refuse_if_proposed(round_, proposing="void")
+    if round_.bet_count == 0:
+        raise TransitionRefused({"round": f"Round {round_.round_id} has no bet: there is nothing to void."})
+    try:
+        with transaction.atomic():
+            return Void.objects.create(
+                round=round_, incident=incident, reason=reason, proposed_by=proposed_by
+            )
+    except IntegrityError:  # another proposal won the race
+        raise TransitionRefused({"round": f"Round {round_.round_id} already has a void proposed."}) from None
+
+
+def _decidable(void: Void, decided_by, comment: str) -> tuple[Void, str]:
+    comment = required_text(comment, "comment", "Say why: the decision is kept with its comment.")
+    void = Void.objects.select_for_update(of=("self",)).select_related("round").get(pk=void.pk)
+    if void.status != VoidStatus.PROPOSED:
+        raise TransitionRefused(
+            f"Void {void.pk} was already {void.get_status_display().lower()} by {by_name(void.decided_by)}; "
+            "a decision is not made twice."
+        )
+    if void.proposed_by_id == decided_by.pk:
+        raise OwnDecisionRefused(
+            f"You proposed void {void.pk}: another supervisor must approve or reject it."
+        )
+    return void, comment
+
+
+def _decide(void: Void, status: str, decided_by, comment: str) -> Void:
+    void.status = status
+    void.decided_by = decided_by
+    void.decided_at = timezone.now()
+    void.decision_comment = comment
+    void.save(update_fields=["status", "decided_by", "decided_at", "decision_comment"])
+    return void
+
+
+def void_lines(round_: Round) -> list[VoidLine]:
+    """What voiding the round records, bet by bet (unsaved): the payout reversed, the stake returned."""
+    bets = Bet.objects.filter(round=round_).only("id", "wagered", "returned").order_by("id")
+    return [VoidLine(bet=bet, reversed_returned=bet.returned, returned_stake=bet.wagered) for bet in bets]
+
+
+@transaction.atomic
+def void_approve(*, void: Void, decided_by, comment: str) -> Void:
+    """Approve: one VoidLine per bet and the round's correction. Refused when the round was corrected
+    (re-settled) since it was proposed."""
+    void, comment = _decidable(void, decided_by, comment)
+    # The incident before the round, in the order incident_cancel_round takes them: no deadlock.
+    incident = None
+    if void.incident_id is not None:
+        incident = Incident.objects.select_for_update(of=("self",)).get(pk=void.incident_id)
+    round_ = round_locked(void.round)
+    refuse_if_corrected(round_)
+    lines = void_lines(round_)
+    for line in lines:
+        line.void = void
+    VoidLine.objects.bulk_create(lines, batch_size=2000)
+    void = _decide(void, VoidStatus.APPROVED, decided_by, comment)
+    correction_record(round_=round_, kind=CorrectionKind.VOIDED, void=void, recorded_by=decided_by)
+    if incident is not None:
+        if incident.status == IncidentStatus.OPEN:
+            net = sum((line.net for line in lines), start=Decimal("0.00"))
+            IncidentNote.objects.create(
+                incident=incident,
+                author=decided_by,
+                text=f"Round {round_.round_id} voided (void {void.pk}, proposed by "
+                f"{by_name(void.proposed_by)}): {len(lines)} bet(s), each returned what it wagered; "
+                f"{money_text(net)} {round_.table.currency} in all against the payouts.",
+            )
+    return void
+
+
+@transaction.atomic
+def void_reject(*, void: Void, decided_by, comment: str) -> Void:
+    """Reject the proposal: nothing is voided; the round may be proposed again."""
+    void, comment = _decidable(void, decided_by, comment)
+    return _decide(void, VoidStatus.REJECTED, decided_by, comment)

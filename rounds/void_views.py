@@ -1,0 +1,269 @@
+"""The void pages: list (filters, CSV), propose (a supervisor, from the round page), one void with its
+lines and the approve/reject forms (another supervisor). Thin: the services do every write and every
+refusal. The approve and reject routes take a POST only, each needing `rounds.decide_void`; every
+other route here takes GET (and the propose form its POST, needing `rounds.propose_void`)."""
+
+import django_tables2 as tables
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import DecimalField, F, Q, Sum, Value
+from django.db.models.functions import Coalesce
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import path, reverse
+from django.views.generic import DetailView, FormView
+
+from config.forms import ReasonField, add_service_errors
+from config.listing import BadgeColumn, FilteredListView, UtcDateTimeColumn
+from config.views import PermissionRequiredMixin
+
+from . import services
+from .choices import IncidentStatus, VoidStatus
+from .filtersets import VoidFilterSet
+from .models import Bet, Incident, Round, Void
+
+LINES_PER_PAGE = 100
+MONEY = DecimalField(max_digits=14, decimal_places=2)
+
+
+class VoidTable(tables.Table):
+    id = tables.Column("Void", linkify=("rounds:void_detail", [tables.A("pk")]))
+    round = tables.Column(
+        accessor="round__round_id",
+        verbose_name="Round",
+        order_by="round__round_id",
+        linkify=("rounds:round_detail", [tables.A("round__round_id")]),
+    )
+    table = tables.Column(accessor="round__table__code", verbose_name="Table", order_by="round__table__code")
+    status = BadgeColumn()
+    incident = tables.Column(
+        accessor="incident_id",
+        verbose_name="Incident",
+        default="—",
+        linkify=lambda record: (
+            reverse("rounds:incident_detail", args=[record.incident_id]) if record.incident_id else None
+        ),
+    )
+    reason = tables.Column(attrs={"td": {"class": "reason"}})
+    proposed_by = tables.Column()
+    proposed_at = UtcDateTimeColumn()
+    decided_by = tables.Column(default="—")
+    decided_at = UtcDateTimeColumn(default="—")
+
+    class Meta:
+        model = Void
+        fields = ["id", "round", "table", "status", "incident", "reason", "proposed_by", "proposed_at"]
+        sequence = [*fields, "decided_by", "decided_at"]
+        order_by = "-proposed_at"
+        empty_text = "No void matches."
+
+
+class VoidListView(FilteredListView):
+    permission_required = "rounds.view_void"
+    queryset = Void.objects.select_related("round__table", "proposed_by", "decided_by")
+    filterset_class = VoidFilterSet
+    table_class = VoidTable
+    title = "Voids"
+    export_name = "voids"
+
+
+def bet_lines(round_: Round, params, void: Void | None = None) -> dict:
+    """A page of the round's bets as a void records them (the payout reversed, the stake returned,
+    the change to what the bet was returned, and what it ends with: its wager), and the totals over
+    every bet (one aggregate query)."""
+    bets = Bet.objects.filter(round=round_).select_related("player").order_by("id")
+    page = Paginator(bets, LINES_PER_PAGE).get_page(params.get("lines"))
+    zero = Value(0, output_field=MONEY)
+    totals = bets.aggregate(
+        bets=Coalesce(Sum(Value(1)), 0),
+        wagered=Coalesce(Sum("wagered"), zero),
+        returned=Coalesce(Sum("returned"), zero),
+    )
+    totals.update(payout_reversed=-totals["returned"], net=totals["wagered"] - totals["returned"])
+    recorded = {}
+    if void is not None and void.status == VoidStatus.APPROVED:
+        recorded = {line.bet_id: line for line in void.lines.filter(bet__in=[b.pk for b in page])}
+    rows = []
+    for bet in page:
+        line = recorded.get(bet.pk)
+        reversed_returned = line.reversed_returned if line else bet.returned
+        returned_stake = line.returned_stake if line else bet.wagered
+        net = returned_stake - reversed_returned
+        rows.append(
+            {
+                "bet": bet,
+                "payout_reversed": -reversed_returned,
+                "returned_stake": returned_stake,
+                "net": net,
+                "ends_with": bet.returned + net,
+            }
+        )
+    return {"lines": rows, "lines_page": page, "totals": totals}
+
+
+class VoidProposeForm(forms.Form):
+    round = forms.CharField(label="Round id", widget=forms.HiddenInput)
+    incident = forms.ModelChoiceField(
+        queryset=Incident.objects.none(),
+        required=False,
+        label="The malfunction's incident",
+        help_text="Optional: the incident opened for the malfunction at this round's table.",
+    )
+    reason = ReasonField(
+        label="Why void the round", help_text="The malfunction, kept with the proposal and your name."
+    )
+
+    def __init__(self, *args, round_: Round | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if round_ is None:
+            self.fields["round"].widget = forms.TextInput()
+            return
+        field = self.fields["incident"]
+        field.queryset = Incident.objects.filter(table=round_.table_id).filter(
+            Q(status=IncidentStatus.OPEN) | Q(round=round_)
+        )
+        field.label_from_instance = lambda i: (
+            f"Incident {i.pk}: {i.get_kind_display().lower()}, {i.get_status_display().lower()}"
+        )
+
+
+class VoidProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+    """GET ?round=<round id>: the bets the void would reverse and the form; POST proposes."""
+
+    permission_required = "rounds.propose_void"
+    form_class = VoidProposeForm
+    template_name = "rounds/void_propose.html"
+
+    def get_round(self) -> Round | None:
+        if not hasattr(self, "_round"):
+            round_id = self.request.POST.get("round") or self.request.GET.get("round", "")
+            self._round = (
+                Round.objects.select_related("table")
+                .defer("document")
+                .filter(round_id=round_id.strip())
+                .first()
+            )
+        return self._round
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "round_": self.get_round()}
+
+    def get_initial(self):
+        round_ = self.get_round()
+        initial = {"round": round_.round_id if round_ else self.request.GET.get("round", "")}
+        if round_ is not None:
+            initial["incident"] = Incident.objects.filter(
+                table=round_.table_id, status=IncidentStatus.OPEN
+            ).first()
+        return initial
+
+    def get_context_data(self, **kwargs):
+        round_ = self.get_round()
+        if round_ is not None:
+            kwargs.update(round=round_, currency=round_.table.currency, **bet_lines(round_, self.request.GET))
+        return super().get_context_data(**kwargs)
+
+    def form_valid(self, form):
+        round_ = self.get_round()
+        if round_ is None:
+            form.add_error("round", f"No round {form.cleaned_data['round']!r} is stored.")
+            return self.form_invalid(form)
+        try:
+            void = services.void_propose(
+                round_=round_,
+                proposed_by=self.request.user,
+                reason=form.cleaned_data["reason"],
+                incident=form.cleaned_data["incident"],
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+            return self.form_invalid(form)
+        messages.success(
+            self.request, f"Void {void.pk} of {round_.round_id} proposed: another supervisor decides."
+        )
+        return redirect("rounds:void_detail", pk=void.pk)
+
+
+class DecisionForm(forms.Form):
+    comment = ReasonField(label="Comment", help_text="Kept with the decision, with your name.")
+
+
+class VoidDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
+    """The void, its lines, and (to another supervisor, while proposed) the decision form, which
+    posts to the approve or reject route."""
+
+    model = Void
+    template_name = "rounds/void_detail.html"
+    context_object_name = "void"
+    permission_required = "rounds.view_void"
+    http_method_names = ["get", "head", "options"]
+
+    def get_queryset(self):
+        return Void.objects.select_related("round__table", "incident", "proposed_by", "decided_by")
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        void = self.object
+        user = self.request.user
+        round_ = void.round
+        context.update(
+            round=round_,
+            currency=round_.table.currency,
+            decision_form=kwargs.get("decision_form") or DecisionForm(),
+            may_decide=(
+                void.status == VoidStatus.PROPOSED
+                and user.has_perm("rounds.decide_void")
+                and void.proposed_by_id != user.pk
+            ),
+            own_proposal=void.proposed_by_id == user.pk,
+            **bet_lines(round_, self.request.GET, void),
+        )
+        if void.status == VoidStatus.APPROVED:
+            context["recorded"] = void.lines.aggregate(
+                lines=Coalesce(Sum(Value(1)), 0),
+                net=Coalesce(Sum(F("returned_stake") - F("reversed_returned")), Value(0, output_field=MONEY)),
+            )
+        return context
+
+
+class VoidDecisionView(VoidDetailView):
+    """POST only: approve or reject (`step`); a refusal shows the void page with the message."""
+
+    permission_required = "rounds.decide_void"
+    http_method_names = ["post"]
+    step = None
+
+    def post(self, request, *args, **kwargs):
+        self.object = void = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
+        form = DecisionForm(request.POST)
+        status = 400
+        if form.is_valid():
+            decide = services.void_approve if self.step == "approve" else services.void_reject
+            try:
+                decided = decide(void=void, decided_by=request.user, comment=form.cleaned_data["comment"])
+            except ValidationError as error:
+                add_service_errors(form, error)
+                status = getattr(error, "status_code", 400)
+            else:
+                messages.success(
+                    request,
+                    f"Void {decided.pk} approved: {decided.lines.count()} bet(s) voided, each returned "
+                    "what it wagered."
+                    if self.step == "approve"
+                    else f"Void {decided.pk} rejected.",
+                )
+                return redirect("rounds:void_detail", pk=decided.pk)
+        self.object.refresh_from_db()
+        context = self.get_context_data(object=self.object, decision_form=form)
+        return self.render_to_response(context, status=status)
+
+
+urlpatterns = [
+    path("voids/", VoidListView.as_view(), name="void_list"),
+    path("voids/new/", VoidProposeView.as_view(), name="void_propose"),
+    path("voids/<int:pk>/", VoidDetailView.as_view(), name="void_detail"),
+    path("voids/<int:pk>/approve/", VoidDecisionView.as_view(step="approve"), name="void_approve"),
+    path("voids/<int:pk>/reject/", VoidDecisionView.as_view(step="reject"), name="void_reject"),
+]
