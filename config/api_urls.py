@@ -4,12 +4,18 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
 app_name = "api"
+DOCS = ["get", "head"]
 urlpatterns = [
     path("", include("tables.api.urls")),
     path("", include("limits.api.urls")),
     path("", include("rounds.api.urls")),
     path("", include("reports.api.urls")),
     # The split view serves Swagger UI's start-up script from a URL: no inline script, as CSP requires.
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="redoc"),
+    # Pages: GET only (their HTML renderer has no answer to OPTIONS).
+    path(
+        "docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="api-schema", http_method_names=DOCS),
+        name="docs",
+    ),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema", http_method_names=DOCS), name="redoc"),
 ]

@@ -9,7 +9,11 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "accounts/password/",
+        auth_views.PasswordChangeView.as_view(http_method_names=views.PAGE_METHODS),
+        name="password_change",
+    ),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("admin/", admin.site.urls),
     path("tables/", include("tables.urls")),
