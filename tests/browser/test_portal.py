@@ -31,16 +31,26 @@ def test_a_supervisor_creates_a_table_and_changes_its_paytable(page, demo):
     page.wait_for_url(re.compile(r"/tables/DLX2/$"))
     assert page.locator("h1").inner_text().startswith("DLX2")
 
-    page.click("text=Change configuration")
+    page.click("text=Propose a configuration change")
     page.fill("input[name=pair__mixed_pair]", "6")
     page.fill("textarea[name=reason], input[name=reason]", "Pair paytable of the new studio")
     screenshot(page, "supervisor-configuration-form")
-    page.click("main form button[type=submit]")
-    page.wait_for_url(re.compile(r"/tables/DLX2/$"))
+    page.click("button:has-text('Propose version 2')")
+    page.wait_for_url(re.compile(r"/tables/DLX2/proposal/\?version=2$"))
+    page.click("button:has-text('Log out')")
+
+    # A second supervisor approves it (Celery runs eagerly here: its odds exist already).
+    log_in(page, "supervisor-2", "supervisor-2-demo")
+    page.goto("/tables/DLX2/proposal/?version=2")
+    page.fill("#decision textarea[name=comment]", "Checked against the studio's sheet")
+    page.click("button:has-text('Approve version 2')")
+    page.wait_for_load_state()
+    page.goto("/tables/DLX2/")
     assert page.get_by_text("6:1").first.is_visible()
     screenshot(page, "supervisor-table-detail")
     versions = Table.objects.get(code="DLX2").configurations.order_by("version")
     assert [v.rule_set.side_option("pair").odds("mixed_pair") for v in versions] == [5, 6]
+    assert [v.status for v in versions] == ["approved", "approved"]
 
 
 def test_a_bad_paytable_shows_the_error_beside_its_field_and_saves_nothing(page, demo):
