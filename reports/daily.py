@@ -1,31 +1,35 @@
-"""The stored figures of a gaming day: computed in the database, replaced as a whole when run again.
+"""The stored figures of a gaming day, computed in the database: each run writes its own rows.
 
-`table_day_compute` replaces one table's rows of a gaming day: DailyFigures (one per bet kind
-staked), DailyTableSummary and DailyExposure (one per side option staked, `exposure.py`).
-`totals_compute` replaces the day's totals: DailyFigures per game, currency and bet kind, with
-`table` null (never summed across currencies). The daily job's tasks call them, once per table
-and once when every table is done.
+`table_day_compute` writes one table's rows of the run's gaming day: DailyFigures (one per bet kind
+staked), DailyTableSummary (`summary.py`) and DailyExposure (one per side option staked,
+`exposure.py`). `totals_compute` writes the day's totals: DailyFigures per game, currency and bet
+kind, with `table` null (never summed across currencies). The daily job's tasks call them, once per
+table and once when every table is done. Run again (a task retried), each replaces that run's rows;
+another run's rows are never touched.
 
 What the figures mean:
 - A round belongs to the gaming day in which it opened, as ingest stored it (Round.gaming_day,
   from `config.gaming_day`): the day its totals were added to.
-- RTP figures count completed rounds only: a cancelled round's bets are refunded, whether the
-  game server cancelled it or a supervisor did in an incident. The summary counts cancelled
-  rounds too.
+- RTP figures count the rounds that were played: completed rounds whose correction, if any, does
+  not take them out (`rounds.outcome.NOT_PLAYED`: cancelled in an incident, refunded; voided,
+  every payout reversed and every stake returned). A round the game server cancelled never counts.
+  The summary counts the rounds of each outcome.
 - rounds: distinct rounds with a bet of the kind; players: distinct players; wagered: the reported
   wagered (the handle); returned: the reported returned plus the adjustments of approved
   re-settlements; GGR = wagered − returned; observed RTP = returned / wagered × 100.
 - theoretical RTP: that of the configuration version each round was played under
   (ConfigurationOdds), weighted by handle when the version changed during the day; null when it
   is not known for any of them.
-- 95% and 99% intervals of the observed RTP from the spread of per-round results
-  (`stats.ratio_interval`); `outside_99` when the theoretical RTP lies outside the 99% interval.
+- 95% and 99% intervals of the observed RTP from the spread of per-round results, by the method that
+  fits the kind (`stats.rtp_interval`: normal for the main game, bets behind and insurance,
+  log-transformed for side options; never below 0); `outside_99` when the theoretical RTP lies
+  outside the 99% interval: the table's RTP flag.
 
 How: every figure comes from aggregate queries (GROUP BY) over the day's bets; Python only does
 arithmetic on the few rows they return. A table costs a fixed number of queries, whatever its
 number of bets: its configurations, one per-round aggregate for the figures and the exposure's
 liabilities, one per player, one per pattern, one for stakes after the max round, the peak rounds'
-ids, three for the summary, then three deletes and three inserts.
+ids, five for the summary, then three deletes and three inserts.
 """
 
 from collections import defaultdict
@@ -34,35 +38,30 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from django.db import connection, transaction
-from django.db.models import Count, Q
 
 from config.gaming_day import GamingDay, gaming_day
 from rounds.choices import ResettlementStatus, RoundStatus
+from rounds.engine.rules import SIDE_OPTION_KINDS
 from rounds.models import (
     Adjustment,
     Bet,
     Finding,
-    Refund,
     Resettlement,
     Round,
+    RoundCorrection,
     TableDayTotal,
 )
 from rounds.totals import player_totals_catch_up, top_odds
 from tables.models import Table
 
 from . import exposure
-from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportRun
+from .models import DailyExposure, DailyFigures, DailyTableSummary, IntervalMethod, ReportRun
+from .played import NOT_PLAYED_IN, NOT_PLAYED_ROUND_SQL
 from .players import player_totals_cte
-from .stats import Z95, Z99, RoundMoments, exact, money, ratio_interval, rtp
+from .stats import Z95, Z99, RoundMoments, exact, money, rtp, rtp_interval
+from .summary import table_summary
 
 # --- the day's rounds -----------------------------------------------------------------------------
-
-
-# A round with refunds was cancelled in an incident (see `refunded`); `{round}` is its id.
-REFUNDED_ROUND_SQL = (
-    f"SELECT 1 FROM {Refund._meta.db_table} refund JOIN {Bet._meta.db_table} refunded "
-    "ON refunded.id = refund.bet_id WHERE refunded.round_id = {round}"
-)
 
 
 @dataclass(frozen=True)
@@ -80,12 +79,12 @@ class DayRounds:
             sql += " AND r.table_id = %s"
             params.append(self.table_id)
         if self.completed_only:
-            sql += f" AND r.status = %s AND NOT EXISTS ({REFUNDED_ROUND_SQL.format(round='r.id')})"
+            sql += f" AND r.status = %s AND NOT EXISTS ({NOT_PLAYED_ROUND_SQL.format(round='r.id')})"
             params.append(RoundStatus.COMPLETED.value)
         return sql, params
 
     def every_round(self):
-        """Every round of the day (and table) as a queryset, cancelled and refunded ones too."""
+        """Every round of the day (and table) as a queryset, whatever its outcome."""
         rounds = Round.objects.filter(gaming_day=self.day.day)
         if self.table_id is not None:
             rounds = rounds.filter(table_id=self.table_id)
@@ -98,7 +97,7 @@ TABLES = {
     "adjustment": Adjustment._meta.db_table,
     "resettlement": Resettlement._meta.db_table,
     "finding": Finding._meta.db_table,
-    "refund": Refund._meta.db_table,
+    "correction": RoundCorrection._meta.db_table,
     "day_total": TableDayTotal._meta.db_table,
 }
 AFTER_MAX_ROUND = "side_option_after_max_round"
@@ -133,7 +132,7 @@ class KindGroup:
     bets: int
     stakes: Decimal
     moments: RoundMoments
-    largest_round_stakes: Decimal  # the most this kind staked in one round
+    largest_round_stakes: Decimal  # the most this kind staked in one round (side options)
     largest_round_pk: int | None  # that round (the first stored, when several)
     after_max_round_bets: int
     after_max_round_stakes: Decimal
@@ -147,22 +146,15 @@ SELECT configuration_pk, kind, rounds, bets, stakes, wagered, returned, wagered_
 FROM {day_total}
 WHERE day = %s AND table_id = %s
 """
-# The day's completed rounds at the table whose totals changed after ingest: those a supervisor
-# cancelled (refunded: they leave the figures) and those with an approved re-settlement (their
-# returned changes by its adjustments). Per round and kind, their bets as ingest added them.
+# The day's completed rounds at the table whose totals changed after ingest, each by its one
+# correction (RoundCorrection): those cancelled in an incident or voided leave the figures
+# (`refunded` 1), those re-settled return what they returned plus the approved adjustments. Per round
+# and kind, their bets as ingest added them.
 CORRECTED_ROUNDS_SQL = """
 WITH corrected AS (
-    SELECT id, max(refunded) AS refunded
-    FROM (
-        SELECT refunded.round_id AS id, 1 AS refunded
-        FROM {refund} refund
-        JOIN {bet} refunded ON refunded.id = refund.bet_id
-        UNION ALL
-        SELECT approved.round_id, 0
-        FROM {resettlement} approved
-        WHERE approved.status = %s
-    ) rounds
-    GROUP BY id
+    SELECT correction.round_id AS id, CASE WHEN correction.kind IN ({not_played}) THEN 1 ELSE 0 END
+        AS refunded
+    FROM {correction} correction
 ),
 per_bet AS (
     SELECT b.round_id, coalesce(r.configuration_id, 0) AS configuration_pk, b.kind, b.stake, b.wagered,
@@ -221,7 +213,7 @@ class _Sums:
         self.late_bets -= late[0]
         self.late_stakes -= late[1]
         if round_pk == self.largest_round_pk:
-            self.largest_round_pk = None  # found again from the bets (`_largest_round`)
+            self.largest_round_pk = None  # found again from the bets (`_largest_rounds`)
 
     def adjust(self, wagered: Decimal, returned: Decimal, adjustment: Decimal) -> None:
         """A re-settled round returned `returned + adjustment`, not `returned`."""
@@ -232,8 +224,8 @@ class _Sums:
 
 
 def kind_groups(rounds: DayRounds) -> list[KindGroup]:
-    """The table's completed rounds of the day per version and bet kind: its day totals, less the
-    rounds refunded since, with the adjustments of approved re-settlements."""
+    """The table's played rounds of the day per version and bet kind: its day totals, less the
+    rounds cancelled in an incident or voided since, with the adjustments of approved re-settlements."""
     sums = {
         (configuration_pk, kind): _Sums(
             int(count), int(bets), *map(exact, amounts), largest_pk, int(late), exact(late_stakes)
@@ -263,13 +255,16 @@ def kind_groups(rounds: DayRounds) -> list[KindGroup]:
             )
         else:
             entry.adjust(wagered, returned, exact(adjustment))
+    # Only a side option's largest round matters (its exposure's peak); main bets' is never shown.
+    lost = {key for key, entry in sums.items() if entry.rounds and entry.largest_round_pk is None}
+    found = _largest_rounds(rounds, {key for key in lost if key[1] in SIDE_OPTION_KINDS})
     groups = []
     for (configuration_pk, kind), entry in sorted(sums.items()):
         if entry.rounds == 0:
             continue
         if entry.largest_round_pk is None:
-            entry.largest_round_stakes, entry.largest_round_pk = _largest_round(
-                rounds, configuration_pk, kind
+            entry.largest_round_stakes, entry.largest_round_pk = found.get(
+                (configuration_pk, kind), (Decimal(0), None)
             )
         groups.append(
             KindGroup(
@@ -302,30 +297,42 @@ def _day_totals(rounds: DayRounds) -> list[tuple]:
 def _corrected_rounds(rounds: DayRounds) -> list[tuple]:
     where, params = replace(rounds, completed_only=False).where()
     where += " AND r.status = %s"
-    sql = CORRECTED_ROUNDS_SQL.format(rounds=where, **TABLES)
+    sql = CORRECTED_ROUNDS_SQL.format(rounds=where, not_played=NOT_PLAYED_IN, **TABLES)
     approved = ResettlementStatus.APPROVED.value
-    return fetch(sql, [approved, approved, AFTER_MAX_ROUND, *params, RoundStatus.COMPLETED.value])
+    return fetch(sql, [approved, AFTER_MAX_ROUND, *params, RoundStatus.COMPLETED.value])
 
 
-LARGEST_ROUND_SQL = """
-SELECT b.round_id, sum(b.stake) AS stakes
-FROM {bet} b
-JOIN {round} r ON r.id = b.round_id
-WHERE {rounds} AND coalesce(r.configuration_id, 0) = %s AND b.kind = %s
-GROUP BY b.round_id
-ORDER BY stakes DESC, b.round_id
-LIMIT 1
+# Per version and side option, the first round stored among those that staked the most on it.
+LARGEST_ROUNDS_SQL = """
+SELECT configuration_pk, kind, round_id, stakes
+FROM (
+    SELECT coalesce(r.configuration_id, 0) AS configuration_pk, b.kind, b.round_id, sum(b.stake) AS stakes,
+        row_number() OVER (
+            PARTITION BY coalesce(r.configuration_id, 0), b.kind ORDER BY sum(b.stake) DESC, b.round_id
+        ) AS place
+    FROM {bet} b
+    JOIN {round} r ON r.id = b.round_id
+    WHERE {rounds} AND b.kind IN ({kinds})
+    GROUP BY coalesce(r.configuration_id, 0), b.kind, b.round_id
+) ranked
+WHERE place = 1
 """
 
 
-def _largest_round(rounds: DayRounds, configuration_pk: int, kind: str) -> tuple[Decimal, int]:
-    """The first round stored among those that staked the most on the kind, from the bets: only when
-    the round the day totals kept was refunded since."""
+def _largest_rounds(rounds: DayRounds, wanted: set[tuple[int, str]]) -> dict[tuple[int, str], tuple]:
+    """(version, side option) -> (stakes, round) of the round that staked the most on it, from the bets,
+    in one pass over the table's bets of the day: only for those whose round the day totals kept left
+    the figures since (a void or a cancellation of the day's peak round)."""
+    if not wanted:
+        return {}
     where, params = rounds.where()
-    [(round_pk, stakes)] = fetch(
-        LARGEST_ROUND_SQL.format(rounds=where, **TABLES), [*params, configuration_pk, kind]
-    )
-    return exact(stakes), round_pk
+    kinds = sorted({kind for _, kind in wanted})
+    sql = LARGEST_ROUNDS_SQL.format(rounds=where, kinds=", ".join(["%s"] * len(kinds)), **TABLES)
+    return {
+        (configuration_pk, kind): (exact(stakes), round_pk)
+        for configuration_pk, kind, round_pk, stakes in fetch(sql, [*params, *kinds])
+        if (configuration_pk, kind) in wanted
+    }
 
 
 # --- configuration versions --------------------------------------------------------------------------
@@ -387,8 +394,9 @@ def figures_fields(
     theoretical = None
     if weighted_theoretical is not None and moments.wagered > 0:
         theoretical = rtp(weighted_theoretical / moments.wagered)
-    interval95 = ratio_interval(moments, Z95)
-    interval99 = ratio_interval(moments, Z99)
+    method = interval_method(kind)
+    interval95 = rtp_interval(moments, Z95, method)
+    interval99 = rtp_interval(moments, Z99, method)
     low95, high95 = (rtp(value) for value in interval95) if interval95 else (None, None)
     low99, high99 = (rtp(value) for value in interval99) if interval99 else (None, None)
     return {
@@ -406,11 +414,17 @@ def figures_fields(
         "ci99_low": low99,
         "ci99_high": high99,
         "outside_99": theoretical is not None and low99 is not None and not low99 <= theoretical <= high99,
+        "interval_method": method,
         "moments": {
             **moments.as_json(),
             "weighted_theoretical": None if weighted_theoretical is None else str(weighted_theoretical),
         },
     }
+
+
+def interval_method(kind: str) -> str:
+    """Side options pay a few large amounts among many losses: their intervals respect the skew."""
+    return IntervalMethod.LOG if kind in SIDE_OPTION_KINDS else IntervalMethod.NORMAL
 
 
 def by_kind(groups: list[KindGroup]) -> dict[str, list[KindGroup]]:
@@ -424,13 +438,14 @@ def by_kind(groups: list[KindGroup]) -> dict[str, list[KindGroup]]:
 
 
 def table_day_compute(*, table: Table, day: date, run: ReportRun) -> None:
-    """Replace the table's DailyFigures, DailyTableSummary and DailyExposure rows of the gaming day."""
+    """Write the run's DailyFigures, DailyTableSummary and DailyExposure rows of the table (replacing
+    those the run wrote before, when its task runs again)."""
     the_day = gaming_day(day)
     completed = DayRounds(the_day, table.pk)
     player_totals_catch_up()
     with transaction.atomic():
         tune_session()
-        known = versions(table.configurations.filter(valid_from__lt=the_day.ends_at))
+        known = versions(table.configurations.approved().filter(valid_from__lt=the_day.ends_at))
         groups = kind_groups(completed)
         kinds = by_kind(groups)
         players = exposure.kind_players(completed, known)
@@ -454,45 +469,14 @@ def table_day_compute(*, table: Table, day: date, run: ReportRun) -> None:
             known=known,
             fields=same,
         )
-        summary = table_summary(the_day, table, known, figures, fields=same)
-        DailyFigures.objects.filter(day=day, table=table).delete()
-        DailyExposure.objects.filter(day=day, table=table).delete()
-        DailyTableSummary.objects.filter(day=day, table=table).delete()
+        in_force = ", ".join(str(version.number) for version in versions_in_force(the_day, known))
+        summary = table_summary(the_day, table, in_force, figures, fields=same)
+        DailyFigures.objects.filter(run=run, day=day, table=table).delete()
+        DailyExposure.objects.filter(run=run, day=day, table=table).delete()
+        DailyTableSummary.objects.filter(run=run, day=day, table=table).delete()
         DailyFigures.objects.bulk_create(figures)
         DailyExposure.objects.bulk_create(exposures)
         summary.save()
-
-
-def table_summary(
-    the_day: GamingDay, table: Table, known: dict[int, Version], figures: list[DailyFigures], *, fields: dict
-) -> DailyTableSummary:
-    """Cancelled rounds, re-settlements and findings of every round of the day (cancelled ones too)."""
-    every_round = DayRounds(the_day, table.pk).every_round()
-    refunded_rounds = Refund.objects.values("bet__round_id")
-    counts = every_round.aggregate(
-        rounds=Count("id"),
-        cancelled=Count("id", filter=Q(status=RoundStatus.CANCELLED) | Q(pk__in=refunded_rounds)),
-    )
-    finding_codes = dict(
-        Finding.objects.filter(round__in=every_round)
-        .values("code")
-        .annotate(count=Count("id"))
-        .order_by("code")
-        .values_list("code", "count")
-    )
-    # Every re-settlement of the day's rounds, whatever its status: proposed, approved or rejected.
-    resettlements = Resettlement.objects.filter(round__in=every_round).count()
-    cancelled = counts["cancelled"]
-    return DailyTableSummary(
-        **fields,
-        rounds=counts["rounds"],
-        cancelled_rounds=cancelled,
-        resettlements=resettlements,
-        findings=sum(finding_codes.values()),
-        finding_codes=finding_codes,
-        configuration_versions=", ".join(str(v.number) for v in versions_in_force(the_day, known)),
-        flagged=bool(cancelled or resettlements or finding_codes or any(row.outside_99 for row in figures)),
-    )
 
 
 def versions_in_force(the_day: GamingDay, known: dict[int, Version]) -> list[Version]:
@@ -506,14 +490,14 @@ def versions_in_force(the_day: GamingDay, known: dict[int, Version]) -> list[Ver
 
 
 def totals_compute(*, day: date, run: ReportRun) -> None:
-    """Replace the day's totals: DailyFigures per game, currency and bet kind across the tables (never
-    across currencies), with their intervals from the per-round results of all those tables: the
-    sums the tables' rows keep, so run it after every table's `table_day_compute`."""
+    """Write the run's totals of the day: DailyFigures per game, currency and bet kind across the
+    tables (never across currencies), with their intervals from the per-round results of all those
+    tables: the sums the run's table rows keep, so run it after every table's `table_day_compute`."""
     player_totals_catch_up()
     with transaction.atomic():
         tune_session()
         scopes = defaultdict(list)
-        for row in DailyFigures.objects.filter(day=day, table__isnull=False).order_by("table_code"):
+        for row in DailyFigures.objects.filter(run=run, day=day, table__isnull=False).order_by("table_code"):
             scopes[(row.game, row.currency, row.kind)].append(row)
         # A game played at one table has that table's players; across tables, a player counts once.
         several_tables = any(len(rows) > 1 for rows in scopes.values())
@@ -533,7 +517,7 @@ def totals_compute(*, day: date, run: ReportRun) -> None:
                     day=day, table=None, table_code="", game=game, currency=currency, run=run, **fields
                 )
             )
-        DailyFigures.objects.filter(day=day, table=None).delete()
+        DailyFigures.objects.filter(run=run, day=day, table=None).delete()
         DailyFigures.objects.bulk_create(totals)
 
 

@@ -7,13 +7,15 @@ Per side option (rules.SIDE_OPTION_KINDS) staked at the table:
   round, winnings only (the stake itself not counted); `liability_total` over the day, and the
   peak round, the one whose stakes had the largest liability (the first stored of equal ones).
 - top_players: the ten players with the largest liability (ties: larger stakes, then player id).
-- pattern_hits: each paying pattern's hits (bets the engine found paying it) against the number
-  expected from the exact odds of the versions played (Σ over versions of bets × probability),
-  with a two-sided p-value of the difference (`stats.binomial_p_value`). Bets that share cards
-  are not independent trials: at a shared deal (Boundless) every bet of a round has the same
-  cards, and Bust Bonus pays on the facilitator's cards alone. There the p-value counts rounds
-  (rounds that hit the pattern against rounds staked × probability), elsewhere bets; each entry's
-  "unit" says which.
+- pattern_hits: each paying pattern's hits against the number expected from the exact odds of the
+  versions played, with the two-sided p-value of the exact binomial test (`stats.binomial_p_value`),
+  all three in one unit, the trial, which each entry's "unit" names:
+  - bets, where each bet has cards of its own: hits are the bets the engine found paying the
+    pattern, expected = Σ over versions of bets × probability, the test over the bets staked;
+  - rounds, where the bets of a round share their cards and so are one trial, not many: at a shared
+    deal (Boundless) every bet of a round has the same cards, and Bust Bonus pays on the
+    facilitator's cards alone. Hits are the rounds in which the pattern paid, expected = Σ rounds
+    staked × probability, the test over the rounds staked. ("bets_hit" keeps the bets paid.)
 - after_max_round_bets/stakes: bets with a `side_option_after_max_round` finding (counted at ingest).
 
 The per-player query also counts every bet kind's distinct players for DailyFigures.
@@ -33,6 +35,7 @@ from rounds.engine.rules import SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS
 from rounds.models import Bet, Round, TableDayPatternHits
 
 from .models import DailyExposure
+from .played import NOT_PLAYED_ROUND_SQL
 from .players import player_totals_cte
 from .stats import binomial_p_value, money
 
@@ -106,7 +109,7 @@ def kind_players(rounds: DayRounds, known: dict[int, Version]) -> dict[str, Kind
 
 # --- patterns and stakes after the max round ---------------------------------------------------------
 
-# The day's hits ingest counted, less those of rounds a supervisor cancelled since.
+# The day's hits ingest counted, less those of rounds cancelled in an incident or voided since.
 PATTERN_HITS_SQL = """
 SELECT kind, pattern, sum(bets), sum(rounds)
 FROM (
@@ -117,7 +120,7 @@ FROM (
     SELECT b.kind, b.computed_pattern, -count(*), -count(DISTINCT b.round_id)
     FROM {bet} b
     JOIN {round} r ON r.id = b.round_id
-    WHERE {rounds} AND r.status = %s AND b.computed_pattern <> '' AND EXISTS ({refunded})
+    WHERE {rounds} AND r.status = %s AND b.computed_pattern <> '' AND EXISTS ({not_played})
     GROUP BY b.kind, b.computed_pattern
 ) hits
 GROUP BY kind, pattern
@@ -127,10 +130,10 @@ HAVING sum(bets) > 0
 
 def pattern_hits_counted(rounds: DayRounds) -> dict[str, dict[str, tuple[int, int]]]:
     """side option -> pattern -> (bets that hit it, rounds in which it was hit)."""
-    from .daily import REFUNDED_ROUND_SQL
-
     where, params = replace(rounds, completed_only=False).where()
-    sql = PATTERN_HITS_SQL.format(rounds=where, refunded=REFUNDED_ROUND_SQL.format(round="r.id"), **TABLES)
+    sql = PATTERN_HITS_SQL.format(
+        rounds=where, not_played=NOT_PLAYED_ROUND_SQL.format(round="r.id"), **TABLES
+    )
     hits: dict[str, dict[str, tuple[int, int]]] = {}
     rows = _fetch(sql, [rounds.day.day, rounds.table_id, *params, RoundStatus.COMPLETED.value])
     for kind, pattern, bets, rounds_hit in rows:
@@ -204,31 +207,32 @@ def peak(kind: str, groups: list[KindGroup], known: dict[int, Version]) -> tuple
 def pattern_hits(
     kind: str, groups: list[KindGroup], hits: dict[str, tuple[int, int]], known: dict[int, Version]
 ) -> list[dict]:
-    """Each paying pattern of the paytables played (and any other pattern hit): hits against expected."""
+    """Each paying pattern of the paytables played (and any other pattern hit): hits against expected,
+    and the p-value, in one unit (`unit`, of which `trials` were staked)."""
     played = [known.get(group.configuration_id) for group in groups]
     paying = {pattern for version in played if version for pattern in version.paytables.get(kind, ())}
     patterns = [p for p in SIDE_OPTION_PATTERNS[kind] if p in paying or p in hits]
     odds_known = all(version and kind in version.patterns for version in played)
-    by_round = kind == "bust_bonus" or any(version and version.shared_deal for version in played)
-    bets = sum(group.bets for group in groups)
-    rounds = sum(group.moments.rounds for group in groups)
+    by_round = shares_cards(kind, played)
+    # The trials of each version's rounds: its rounds staked, or its bets.
+    trials = [group.moments.rounds if by_round else group.bets for group in groups]
     entries = []
     for pattern in patterns:
         bets_hit, rounds_hit = hits.get(pattern, (0, 0))
-        entry = {"pattern": pattern, "hits": bets_hit, "expected": None, "p_value": None}
+        hit = rounds_hit if by_round else bets_hit
+        entry = {"pattern": pattern, "hits": hit, "expected": None, "p_value": None}
         if odds_known:
-            chances = [
-                (group, version.patterns[kind].get(pattern, 0.0))
-                for group, version in zip(groups, played, strict=True)
-            ]
-            expected_bets = sum(group.bets * chance for group, chance in chances)
-            expected_rounds = sum(group.moments.rounds * chance for group, chance in chances)
-            if by_round:
-                p_value = binomial_p_value(rounds_hit, rounds, expected_rounds / rounds)
-            else:
-                p_value = binomial_p_value(bets_hit, bets, expected_bets / bets)
-            entry["expected"] = round(expected_bets, 4)
+            chances = [version.patterns[kind].get(pattern, 0.0) for version in played]
+            expected = sum(count * chance for count, chance in zip(trials, chances, strict=True))
+            p_value = binomial_p_value(hit, sum(trials), expected / sum(trials))
+            entry["expected"] = round(expected, 4)
             entry["p_value"] = float(f"{p_value:.4g}")
-        entry["unit"] = "round" if by_round else "bet"
+        entry.update(unit="round" if by_round else "bet", trials=sum(trials), bets_hit=bets_hit)
         entries.append(entry)
     return entries
+
+
+def shares_cards(kind: str, played: list[Version | None]) -> bool:
+    """Whether the bets of one round share their cards, so that the round is the trial: every bet at a
+    shared deal, and Bust Bonus (the facilitator's cards) everywhere."""
+    return kind == "bust_bonus" or any(version and version.shared_deal for version in played)

@@ -1,8 +1,10 @@
-"""Daily reports: each run of the daily job, the figures it stores per gaming day, and its PDFs.
+"""Daily reports: each run of the daily job, the figures it stores for its gaming day, and its PDFs.
 
-A gaming day's figures are replaced as a whole when the day is run again (never duplicated): the
-unique constraints below hold one row per day and scope. Every figure shown in a page or a PDF is
-read from these rows; they are computed in the database by aggregate queries over the day's bets.
+An issued report is a record: every run keeps its own figures and PDFs (the unique constraints below
+hold one row per run and scope), with the SHA-256 of each PDF and of the run's figures. A day run
+again gets a new run whose success marks the older one superseded (`superseded_by`); both stay
+readable and downloadable. A day's *current* run is its latest succeeded run not superseded
+(`reports.selectors`). Every figure shown in a page or a PDF is read from these rows.
 """
 
 from django.conf import settings
@@ -26,10 +28,21 @@ class RunStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+class IntervalMethod(models.TextChoices):
+    """How an RTP interval was worked out (`stats.rtp_interval`)."""
+
+    NORMAL = "normal", "Normal approximation (delta method on per-round results), never below 0"
+    LOG = "log", "Log-transformed (delta method on the log of the RTP): skewed, never below 0"
+
+
 class ReportRun(models.Model):
-    """One run of the daily job for one gaming day: who or what started it, when, how long, outcome."""
+    """One run of the daily job for one gaming day: who or what started it, when, how long, outcome.
+    Its figures and PDFs are its own; a newer succeeded run of the day supersedes it."""
 
     day = models.DateField(db_index=True, help_text="The gaming day reported on.")
+    number = models.PositiveIntegerField(
+        default=1, help_text="The day's first, second, ... run (numbered by `report_run_start`)."
+    )
     trigger = models.CharField(max_length=16, choices=RunTrigger.choices)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
@@ -41,6 +54,18 @@ class ReportRun(models.Model):
     time_zone = models.CharField(max_length=64, help_text="The gaming day's time zone when run.")
     cutoff = models.TimeField(help_text="The gaming day's cut-off when run.")
     tables = models.PositiveIntegerField(default=0, help_text="Tables the job fanned out to.")
+    figures_sha256 = models.CharField(
+        max_length=64, blank=True, help_text="SHA-256 of the run's stored figures (`records.figures_digest`)."
+    )
+    superseded_by = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="supersedes",
+        help_text="The newer succeeded run of the same day that replaced this one as the day's report.",
+    )
+    superseded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -48,6 +73,10 @@ class ReportRun(models.Model):
 
     def __str__(self) -> str:
         return f"Daily run {self.pk} for {self.day}"
+
+    @property
+    def is_current(self) -> bool:
+        return self.status == RunStatus.SUCCEEDED and self.superseded_by_id is None
 
     @property
     def seconds(self) -> float | None:
@@ -81,6 +110,9 @@ class DailyFigures(models.Model):
     outside_99 = models.BooleanField(
         default=False, help_text="The theoretical RTP lies outside the 99% interval of the observed."
     )
+    interval_method = models.CharField(
+        max_length=8, choices=IntervalMethod.choices, default=IntervalMethod.NORMAL
+    )
     moments = models.JSONField(
         default=dict,
         help_text="The per-round sums the intervals come from, and Σ handle × theoretical RTP: a "
@@ -92,9 +124,11 @@ class DailyFigures(models.Model):
         ordering = ["day", "game", "currency", "table_code", "kind"]
         constraints = [
             models.UniqueConstraint(
-                fields=["day", "game", "currency", "table_code", "kind"], name="daily_figures_once"
+                fields=["run", "day", "game", "currency", "table_code", "kind"],
+                name="daily_figures_once_per_run",
             )
         ]
+        indexes = [models.Index(fields=["day", "kind"])]
 
     def __str__(self) -> str:
         return f"{self.day} {self.table_code or self.game + ' total'} {self.kind}"
@@ -107,27 +141,45 @@ class DailyFigures(models.Model):
 
 
 class DailyTableSummary(models.Model):
-    """What else a table's gaming day holds that compliance must see: cancelled rounds,
-    re-settlements and findings (counts by code)."""
+    """What else a table's gaming day holds that compliance must see: its rounds by outcome
+    (`rounds.outcome`), the money of refunds and voids, findings counted apart by what they are about
+    (limits, money, the rest; and by code), and the RTP flag."""
 
     day = models.DateField()
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
     game = models.CharField(max_length=16)
     currency = models.CharField(max_length=3)
     rounds = models.PositiveIntegerField()
-    cancelled_rounds = models.PositiveIntegerField()
-    resettlements = models.PositiveIntegerField()
-    findings = models.PositiveIntegerField()
+    cancelled_rounds = models.PositiveIntegerField(
+        help_text="Cancelled by the game server or in an incident (rounds.outcome)."
+    )
+    voided_rounds = models.PositiveIntegerField(default=0)
+    resettled_rounds = models.PositiveIntegerField(default=0, help_text="With an approved re-settlement.")
+    resettlements = models.PositiveIntegerField(help_text="Re-settlements proposed, whatever their status.")
+    refunds = models.PositiveIntegerField(default=0, help_text="Bets refunded.")
+    refunded = money(default=0, help_text="What the refunds returned.")
+    voided_reversed = money(default=0, help_text="Payouts taken back by approved voids.")
+    voided_stakes_returned = money(default=0, help_text="Stakes given back by approved voids.")
+    findings = models.PositiveIntegerField(help_text="Every finding.")
+    limit_findings = models.PositiveIntegerField(default=0, help_text="limit_breached, seat_not_allowed.")
+    money_findings = models.PositiveIntegerField(
+        default=0, help_text="Amounts differing from the engine's: wrong_wagered, wrong_returned, ..."
+    )
     finding_codes = models.JSONField(default=dict, help_text="{code: count}")
     configuration_versions = models.CharField(
         max_length=64, help_text='The versions in force, "1" or "1, 2".'
     )
-    flagged = models.BooleanField(default=False)
+    kinds_outside_99 = models.PositiveIntegerField(default=0)
+    flagged = models.BooleanField(
+        default=False, help_text="RTP: a bet kind's theoretical RTP lies outside its 99% interval."
+    )
     run = models.ForeignKey(ReportRun, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
         ordering = ["day", "table__code"]
-        constraints = [models.UniqueConstraint(fields=["day", "table"], name="daily_table_summary_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "day", "table"], name="daily_table_summary_once_per_run")
+        ]
 
     def __str__(self) -> str:
         return f"{self.day} {self.table.code}"
@@ -163,7 +215,11 @@ class DailyExposure(models.Model):
 
     class Meta:
         ordering = ["day", "table__code", "kind"]
-        constraints = [models.UniqueConstraint(fields=["day", "table", "kind"], name="daily_exposure_once")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "day", "table", "kind"], name="daily_exposure_once_per_run"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.day} {self.table.code} {self.kind}"
@@ -175,7 +231,8 @@ class ReportKind(models.TextChoices):
 
 
 class ReportDocument(models.Model):
-    """A report's PDF for one gaming day; a re-run replaces the file and this row."""
+    """A report's PDF made by one run: a file of its own (the run is in its name), never rewritten once
+    the run has ended, with its SHA-256."""
 
     day = models.DateField()
     kind = models.CharField(max_length=16, choices=ReportKind.choices)
@@ -188,7 +245,7 @@ class ReportDocument(models.Model):
 
     class Meta:
         ordering = ["-day", "kind"]
-        constraints = [models.UniqueConstraint(fields=["day", "kind"], name="report_document_once")]
+        constraints = [models.UniqueConstraint(fields=["run", "kind"], name="report_document_once_per_run")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.day}"
+        return f"{self.get_kind_display()} {self.day} (run {self.run_id})"

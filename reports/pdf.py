@@ -1,12 +1,14 @@
 """The report PDFs: HTML from Django templates (templates/reports/pdf/), made into PDF by WeasyPrint.
 
-Every figure comes from the stored daily rows (DailyFigures, DailyTableSummary, DailyExposure) of
-the run's gaming day; nothing here reads bets. Render only in Celery tasks: importing WeasyPrint
-alone takes about a second, and a report a few more.
+Every figure comes from the daily rows (DailyFigures, DailyTableSummary, DailyExposure) the run
+stored; nothing here reads bets. Render only in Celery tasks: importing WeasyPrint alone takes about a
+second, and a report a few more.
 
-Each PDF is written to settings.PITBOSS_REPORTS_DIR/<day>/<kind>-<day>.pdf through a temporary
-file in the same folder and a rename, so a reader never sees half a file; its ReportDocument row
-(checksum, size, pages) is replaced with it.
+Each PDF is written to settings.PITBOSS_REPORTS_DIR/<day>/<kind>-<day>-run-<run>.pdf, a file of the
+run's own that no other run writes, through a temporary file in the same folder and a rename, so a
+reader never sees half a file; its ReportDocument row (checksum, size, pages) is the run's. The cover
+names the run (its number that day, trigger, who started it, when, the checksum of its figures) and
+the corrections of the day recorded after it started, as the PDF was made.
 """
 
 import hashlib
@@ -14,7 +16,7 @@ import os
 import tempfile
 import tomllib
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -34,7 +36,16 @@ from tables.forms import pattern_label
 from tables.models import Table
 
 from .charts import TrendPoint, pattern_hits_svg, rtp_trend_svg
-from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportKind, ReportRun
+from .models import (
+    DailyExposure,
+    DailyFigures,
+    DailyTableSummary,
+    IntervalMethod,
+    ReportDocument,
+    ReportKind,
+    ReportRun,
+)
+from .records import CURRENT_ROWS, run_standing
 
 TEMPLATES = {
     ReportKind.DAILY_RTP: "reports/pdf/daily_rtp.html",
@@ -46,7 +57,7 @@ KIND_ORDER = {kind: position for position, kind in enumerate(BET_KINDS)}
 
 
 def documents_render(run: ReportRun) -> list[ReportDocument]:
-    """Both reports of the run's gaming day, written and recorded (replacing an earlier run's)."""
+    """Both reports of the run's gaming day, written and recorded as the run's own."""
     return [document_render(run, kind) for kind in ReportKind.values]
 
 
@@ -57,21 +68,27 @@ def document_render(run: ReportRun, kind: str) -> ReportDocument:
     html = report_html(run, kind, generated_at=generated_at)
     rendered = HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=_nothing_fetched).render()
     content = rendered.write_pdf()
-    relative = Path(run.day.isoformat()) / f"{kind}-{run.day.isoformat()}.pdf"
+    relative = document_path(run, kind)
     _write_atomically(Path(settings.PITBOSS_REPORTS_DIR) / relative, content)
     document, _ = ReportDocument.objects.update_or_create(
-        day=run.day,
+        run=run,
         kind=kind,
         defaults={
+            "day": run.day,
             "path": str(relative),
             "sha256": hashlib.sha256(content).hexdigest(),
             "size": len(content),
             "pages": len(rendered.pages),
             "generated_at": generated_at,
-            "run": run,
         },
     )
     return document
+
+
+def document_path(run: ReportRun, kind: str) -> Path:
+    """Under PITBOSS_REPORTS_DIR: the day's folder, a file named for the report, the day and the run."""
+    day = run.day.isoformat()
+    return Path(day) / f"{kind}-{day}-run-{run.pk}.pdf"
 
 
 def document_file(document: ReportDocument) -> Path:
@@ -82,9 +99,9 @@ def report_html(run: ReportRun, kind: str, *, generated_at: datetime | None = No
     """The HTML WeasyPrint makes the PDF of (tests read it for the charts)."""
     context = _cover(run, ReportKind(kind), generated_at or timezone.now())
     if kind == ReportKind.DAILY_RTP:
-        context.update(_daily_rtp(run.day))
+        context.update(_daily_rtp(run))
     else:
-        context.update(_exposure(run.day))
+        context.update(_exposure(run))
     return render_to_string(TEMPLATES[kind], context)
 
 
@@ -132,6 +149,7 @@ def _cover(run: ReportRun, kind: ReportKind, generated_at: datetime) -> dict:
         "title": kind.label,
         "kind": kind.value,
         "run": run,
+        "standing": run_standing(run),
         "day": run.day.isoformat(),
         "time_zone": run.time_zone,
         "cutoff": run.cutoff.strftime("%H:%M"),
@@ -165,6 +183,10 @@ def interval_text(low: Decimal | None, high: Decimal | None) -> str:
     return f"{low:.4f} – {high:.4f}"
 
 
+# How each interval was worked out, in a word for a table's column; the notes say it in full.
+METHOD_WORDS = {IntervalMethod.NORMAL: "normal", IntervalMethod.LOG: "log"}
+
+
 def _kind_order(kind: str) -> int:
     return KIND_ORDER.get(kind, len(KIND_ORDER))
 
@@ -187,6 +209,7 @@ class FiguresRow:
     interval_95: str
     interval_99: str
     outside_99: bool
+    method: str
 
 
 @dataclass
@@ -202,20 +225,29 @@ class TableSection:
     trend_chart: SafeString | None = None
 
     @property
-    def flags(self) -> list[str]:
-        flags = []
-        outside = [row.label for row in self.figures if row.outside_99]
-        if outside:
-            flags.append(f"theoretical RTP outside the 99% interval: {', '.join(outside)}")
-        if self.summary is not None:
-            for count, one, many in (
-                (self.summary.cancelled_rounds, "cancelled round", "cancelled rounds"),
-                (self.summary.resettlements, "re-settlement", "re-settlements"),
-                (self.summary.findings, "finding", "findings"),
-            ):
-                if count:
-                    flags.append(f"{count:,} {one if count == 1 else many}")
-        return flags
+    def rtp_flags(self) -> list[str]:
+        """The RTP flag: the bet kinds whose theoretical RTP lies outside the 99% interval."""
+        return [row.label for row in self.figures if row.outside_99]
+
+    @property
+    def notes(self) -> list[str]:
+        """What else the day holds, apart from the RTP flag: corrections, refunds, findings by kind."""
+        if self.summary is None:
+            return []
+        summary, notes = self.summary, []
+        for count, one, many in (
+            (summary.cancelled_rounds, "cancelled round", "cancelled rounds"),
+            (summary.voided_rounds, "voided round", "voided rounds"),
+            (summary.resettled_rounds, "re-settled round", "re-settled rounds"),
+            (summary.resettlements, "re-settlement proposed", "re-settlements proposed"),
+            (summary.refunds, "bet refunded", "bets refunded"),
+            (summary.limit_findings, "limit finding", "limit findings"),
+            (summary.money_findings, "money finding", "money findings"),
+            (summary.findings, "finding in all", "findings in all"),
+        ):
+            if count:
+                notes.append(f"{count:,} {one if count == 1 else many}")
+        return notes
 
 
 def _figures_row(figures: DailyFigures, label: str) -> FiguresRow:
@@ -233,13 +265,15 @@ def _figures_row(figures: DailyFigures, label: str) -> FiguresRow:
         interval_95=interval_text(figures.ci95_low, figures.ci95_high),
         interval_99=interval_text(figures.ci99_low, figures.ci99_high),
         outside_99=figures.outside_99,
+        method=METHOD_WORDS.get(figures.interval_method, figures.interval_method),
     )
 
 
-def _daily_rtp(day: date) -> dict:
-    rows = list(DailyFigures.objects.filter(day=day))
+def _daily_rtp(run: ReportRun) -> dict:
+    day = run.day
+    rows = list(DailyFigures.objects.filter(run=run))
     rows.sort(key=lambda row: (row.game, row.currency, row.table_code, _kind_order(row.kind)))
-    summaries = {summary.table_id: summary for summary in DailyTableSummary.objects.filter(day=day)}
+    summaries = {summary.table_id: summary for summary in DailyTableSummary.objects.filter(run=run)}
     table_ids = {row.table_id for row in rows if row.table_id is not None} | set(summaries)
     sections = {
         table.pk: TableSection(
@@ -264,7 +298,7 @@ def _daily_rtp(day: date) -> dict:
             )
         else:
             sections[row.table_id].figures.append(_figures_row(row, kind_label(row.kind)))
-    trends = _trends(day, list(sections))
+    trends = _trends(run, list(sections))
     for table_id, section in sections.items():
         section.trend_chart = rtp_trend_svg(
             trends[table_id],
@@ -275,19 +309,26 @@ def _daily_rtp(day: date) -> dict:
         "tables": tables,
         "totals": totals,
         "trend_days": TREND_DAYS,
-        "flag_count": sum(1 for section in tables if section.flags),
+        "flag_count": sum(1 for section in tables if section.rtp_flags),
         "outside_99_count": sum(row.outside_99 for section in tables for row in section.figures),
+        "methods": [(METHOD_WORDS[method], method.label) for method in IntervalMethod],
     }
 
 
-def _trends(day: date, table_ids: list[int]) -> dict[int, list[TrendPoint]]:
-    """Each table's main bet over the TREND_DAYS gaming days up to `day`, a point per day."""
+def _trends(run: ReportRun, table_ids: list[int]) -> dict[int, list[TrendPoint]]:
+    """Each table's main bet over the TREND_DAYS gaming days up to the run's, a point per day: the
+    run's own figures that day, each earlier day's current run's."""
+    day = run.day
     days = [day - timedelta(days=back) for back in range(TREND_DAYS - 1, -1, -1)]
     stored = {
         (row.table_id, row.day): row
         for row in DailyFigures.objects.filter(
-            table_id__in=table_ids, kind=TREND_KIND, day__gte=days[0], day__lte=day
+            CURRENT_ROWS, table_id__in=table_ids, kind=TREND_KIND, day__gte=days[0], day__lt=day
         )
+    }
+    stored |= {
+        (row.table_id, row.day): row
+        for row in DailyFigures.objects.filter(run=run, table_id__in=table_ids, kind=TREND_KIND)
     }
     trends = {}
     for table_id in table_ids:
@@ -347,6 +388,7 @@ def _exposure_row(exposure: DailyExposure) -> dict:
             "expected_text": expected_text(hit.get("expected")),
             "p_value": p_value_text(hit.get("p_value")),
             "unit": "rounds" if hit.get("unit") == "round" else "bets",
+            "trials": hit.get("trials"),
             "unlikely": is_unlikely(hit),
         }
         for hit in exposure.pattern_hits
@@ -380,8 +422,8 @@ def _exposure_row(exposure: DailyExposure) -> dict:
     }
 
 
-def _exposure(day: date) -> dict:
-    rows = list(DailyExposure.objects.filter(day=day).select_related("table"))
+def _exposure(run: ReportRun) -> dict:
+    rows = list(DailyExposure.objects.filter(run=run).select_related("table"))
     rows.sort(key=lambda row: (_kind_order(row.kind), row.table.code))
     options: dict[str, list[dict]] = {}
     for row in rows:

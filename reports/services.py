@@ -2,7 +2,8 @@
 
 The figures and PDFs themselves are written by the job's tasks (reports/tasks.py), which call
 reports.daily and reports.pdf; these services only keep each run's record: who or what started
-it, when, how long it took and how it ended.
+it, when, how long it took, how it ended, the checksum of its figures, and, when it succeeds, that
+it supersedes the day's earlier runs (which stay as they were: `reports.records`).
 """
 
 from datetime import date, timedelta
@@ -10,6 +11,7 @@ from datetime import date, timedelta
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from config.gaming_day import last_closed_gaming_day
@@ -48,8 +50,10 @@ def report_run_start(*, day: date, trigger: str, started_by=None) -> ReportRun:
         raise ValidationError(
             {"day": f"Run {running.pk} for {day.isoformat()} is still running; wait for it to finish."}
         )
+    numbered = ReportRun.objects.filter(day=day).aggregate(last=Max("number"))["last"] or 0
     run = ReportRun.objects.create(
         day=day,
+        number=numbered + 1,
         trigger=trigger,
         started_by=started_by,
         time_zone=settings.PITBOSS_GAMING_DAY_TIME_ZONE,
@@ -65,11 +69,28 @@ def report_run_tables_set(*, run_id: int, tables: int) -> None:
     ReportRun.objects.filter(pk=run_id).update(tables=tables)
 
 
+def report_run_figures_seal(*, run_id: int) -> str:
+    """Keep the checksum of the run's figures on it, once they are all written (before its PDFs)."""
+    from .records import figures_digest
+
+    digest = figures_digest(ReportRun.objects.get(pk=run_id))
+    ReportRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(figures_sha256=digest)
+    return digest
+
+
+@transaction.atomic
 def report_run_finish(*, run_id: int) -> bool:
-    """Mark a running run succeeded. False when it had already ended (a failed table task)."""
+    """Mark a running run succeeded, superseding the day's earlier succeeded runs (which keep their
+    figures and PDFs). False when it had already ended (a failed table task)."""
+    now = timezone.now()
     ended = ReportRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
-        status=RunStatus.SUCCEEDED, finished_at=timezone.now(), error=""
+        status=RunStatus.SUCCEEDED, finished_at=now, error=""
     )
+    if ended:
+        run = ReportRun.objects.get(pk=run_id)
+        ReportRun.objects.filter(
+            day=run.day, status=RunStatus.SUCCEEDED, superseded_by__isnull=True, pk__lt=run.pk
+        ).update(superseded_by=run, superseded_at=now)
     return bool(ended)
 
 

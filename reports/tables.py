@@ -3,12 +3,22 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from config.listing import BadgeColumn, MoneyColumn, UtcDateTimeColumn
+from config.money import money
 from rounds.engine.rules import kind_label
 from tables.choices import Game
+from tables.templatetags.pitboss import utc_text
 
-from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun
+from .models import (
+    DailyExposure,
+    DailyFigures,
+    DailyTableSummary,
+    IntervalMethod,
+    ReportDocument,
+    ReportRun,
+)
 
 NUMBER = {"th": {"class": "number"}, "td": {"class": "number"}}
+INTERVAL_WORDS = {IntervalMethod.NORMAL: "normal", IntervalMethod.LOG: "log"}
 
 
 class PercentColumn(tables.Column):
@@ -37,6 +47,8 @@ class IntervalColumn(tables.Column):
 
     def render(self, record):
         low, high = getattr(record, self.prefix + "_low"), getattr(record, self.prefix + "_high")
+        if low is None or high is None:
+            return "—"
         return f"{low:.2f}–{high:.2f}"
 
     def value(self, record):
@@ -61,7 +73,8 @@ class DailyFiguresTable(tables.Table):
     difference = tables.Column("Difference", attrs=NUMBER, orderable=False, empty_values=())
     ci95 = IntervalColumn("ci95", "95% interval")
     ci99 = IntervalColumn("ci99", "99% interval")
-    outside_99 = tables.BooleanColumn("Outside 99%", yesno="flagged,")
+    interval_method = tables.Column("Interval", attrs={"td": {"class": "small"}})
+    outside_99 = tables.BooleanColumn(verbose_name="RTP flag", yesno="outside 99%,")
 
     class Meta:
         model = DailyFigures
@@ -80,9 +93,10 @@ class DailyFiguresTable(tables.Table):
             "difference",
             "ci95",
             "ci99",
+            "interval_method",
             "outside_99",
         ]
-        empty_text = "No figures: the day has not been run, or no filter matches."
+        empty_text = "No figures: no run of the day has succeeded, or no filter matches."
         row_attrs = {"class": lambda record: "has-finding" if record.outside_99 else ""}
 
     def render_table_code(self, value, record):
@@ -108,12 +122,35 @@ class DailyFiguresTable(tables.Table):
     def value_difference(self, record):
         return "" if record.difference is None else str(record.difference)
 
+    def render_interval_method(self, record):
+        """A word in the column; the method in full when pointed at (and in the page's notes)."""
+        return format_html(
+            '<span title="{}">{}</span>',
+            record.get_interval_method_display(),
+            INTERVAL_WORDS.get(record.interval_method, record.interval_method),
+        )
+
+    def value_interval_method(self, value):
+        return value
+
 
 class DailyTableSummaryTable(tables.Table):
     day = tables.DateColumn(format="Y-m-d", visible=False)
-    table = tables.Column(accessor="table__code")
-    finding_codes = tables.Column("Findings by code", orderable=False)
-    flagged = tables.BooleanColumn(yesno="flagged,")
+    table = tables.Column("Table", accessor="table__code")
+    cancelled_rounds = tables.Column("Cancelled", attrs=NUMBER)
+    voided_rounds = tables.Column("Voided", attrs=NUMBER)
+    resettled_rounds = tables.Column("Re-settled", attrs=NUMBER)
+    resettlements = tables.Column("Re-settlements proposed", attrs=NUMBER, visible=False)
+    refunds = tables.Column("Bets refunded", attrs=NUMBER, visible=False)
+    refunded = MoneyColumn("Refunds")
+    voided_reversed = MoneyColumn("Voids: back / returned")
+    voided_stakes_returned = MoneyColumn("Voids: stakes returned", visible=False)
+    limit_findings = tables.Column("Limit findings", attrs=NUMBER)
+    money_findings = tables.Column("Money findings", attrs=NUMBER)
+    findings = tables.Column("Findings", attrs=NUMBER)
+    finding_codes = tables.Column("By code", orderable=False, attrs={"td": {"class": "small"}})
+    configuration_versions = tables.Column("Versions")
+    flagged = tables.BooleanColumn(verbose_name="RTP flag", yesno="outside 99%,")
 
     class Meta:
         model = DailyTableSummary
@@ -123,13 +160,21 @@ class DailyTableSummaryTable(tables.Table):
             "game",
             "rounds",
             "cancelled_rounds",
+            "voided_rounds",
+            "resettled_rounds",
             "resettlements",
+            "refunds",
+            "refunded",
+            "voided_reversed",
+            "voided_stakes_returned",
+            "limit_findings",
+            "money_findings",
             "findings",
             "finding_codes",
             "configuration_versions",
             "flagged",
         ]
-        empty_text = "No table summaries for this day."
+        empty_text = "No table summaries for this run."
         row_attrs = {"class": lambda record: "has-finding" if record.flagged else ""}
 
     def render_table(self, record):
@@ -140,6 +185,37 @@ class DailyTableSummaryTable(tables.Table):
     def render_game(self, value):
         return game_label(value)
 
+    def render_resettled_rounds(self, value, record):
+        """Approved; the proposals of any status beside them when there are others."""
+        if record.resettlements == value:
+            return value
+        return format_html('{} <span class="subtle">of {} proposed</span>', value, record.resettlements)
+
+    def render_refunded(self, value, record):
+        """The bets refunded and what they were refunded."""
+        if not record.refunds:
+            return "—"
+        return format_html(
+            '{} <span class="subtle">({} bet{})</span>',
+            money(value, record.currency),
+            record.refunds,
+            "" if record.refunds == 1 else "s",
+        )
+
+    def value_refunded(self, value):
+        return str(value)
+
+    def render_voided_reversed(self, value, record):
+        """The payouts the day's voids took back and the stakes they gave back."""
+        if not record.voided_rounds:
+            return "—"
+        return format_html(
+            "{} / {}", money(value, record.currency), money(record.voided_stakes_returned, record.currency)
+        )
+
+    def value_voided_reversed(self, value):
+        return str(value)
+
     def render_finding_codes(self, value):
         return ", ".join(f"{code} {count}" for code, count in sorted(value.items())) or "—"
 
@@ -149,7 +225,7 @@ class DailyTableSummaryTable(tables.Table):
 
 class DailyExposureTable(tables.Table):
     day = tables.DateColumn(format="Y-m-d", visible=False)
-    table = tables.Column(accessor="table__code")
+    table = tables.Column("Table", accessor="table__code")
     kind = tables.Column("Side option")
     stakes = MoneyColumn("Stakes")
     returned = MoneyColumn("Returned")
@@ -208,8 +284,9 @@ class ReportDocumentTable(tables.Table):
     class Meta:
         model = ReportDocument
         fields = ["day", "kind", "pages", "size", "sha256", "generated_at", "run", "download"]
-        order_by = "-day"
+        order_by = ("-day", "-generated_at")
         empty_text = "No report has been made yet."
+        row_attrs = {"class": lambda record: "refused" if record.run.superseded_by_id else ""}
 
     def render_size(self, value):
         return f"{value / 1024:,.0f} KB"
@@ -218,9 +295,19 @@ class ReportDocumentTable(tables.Table):
         return value
 
     def render_run(self, record):
-        return format_html(
-            '{} <span class="subtle">({})</span>', record.run_id, record.run.get_trigger_display()
-        )
+        run = record.run
+        if run.superseded_by_id:
+            return format_html(
+                '{} <span class="subtle">({})</span> '
+                '<span class="badge badge-superseded">superseded by run {}</span>',
+                run.pk,
+                run.get_trigger_display(),
+                run.superseded_by_id,
+            )
+        return format_html('{} <span class="subtle">({})</span>', run.pk, run.get_trigger_display())
+
+    def value_run(self, record):
+        return record.run_id
 
     def render_download(self, record):
         return format_html(
@@ -231,11 +318,14 @@ class ReportDocumentTable(tables.Table):
 class ReportRunTable(tables.Table):
     id = tables.Column("Run", attrs=NUMBER)
     day = tables.DateColumn(format="Y-m-d")
+    number = tables.Column("Of the day", attrs=NUMBER)
     started_by = tables.Column("By", default="—")
     started_at = UtcDateTimeColumn("Started")
     finished_at = UtcDateTimeColumn("Finished", default="—")
     seconds = tables.Column("Seconds", attrs=NUMBER, orderable=False, empty_values=())
     status = BadgeColumn()
+    superseded_by = tables.Column("Superseded by", accessor="superseded_by_id", default="—")
+    figures_sha256 = tables.Column("Figures SHA-256", attrs={"td": {"class": "mono small"}}, default="—")
     error = tables.Column(attrs={"td": {"class": "small"}})
 
     class Meta:
@@ -243,17 +333,41 @@ class ReportRunTable(tables.Table):
         fields = [
             "id",
             "day",
+            "number",
             "trigger",
             "started_by",
             "started_at",
             "finished_at",
             "seconds",
             "status",
+            "superseded_by",
             "tables",
+            "figures_sha256",
             "error",
         ]
         order_by = "-started_at"
         empty_text = "The daily job has not run yet."
+
+    def render_id(self, record):
+        """A succeeded run links to its figures."""
+        if record.status != "succeeded":
+            return record.pk
+        url = reverse("reports:daily_report")
+        return format_html('<a href="{}?run={}">{}</a>', url, record.pk, record.pk)
+
+    def value_id(self, record):
+        return record.pk
+
+    def render_superseded_by(self, record):
+        return format_html(
+            'run {} <span class="subtle">{}</span>',
+            record.superseded_by_id,
+            utc_text(record.superseded_at),
+        )
+
+    def render_figures_sha256(self, value):
+        """The start of the checksum; all of it when pointed at, and in the CSV."""
+        return format_html('<span title="{}">{}…</span>', value, value[:12])
 
     def render_seconds(self, record):
         return "—" if record.seconds is None else f"{record.seconds:,.1f}"

@@ -4,14 +4,16 @@ The job for one run (one gaming day) fans out one task per table and gathers the
 
     daily_report_job(run_id)
       └─ chord(group(daily_report_table(run_id, table_id) for every table),
-               daily_report_finish(table_results, run_id))   totals, both PDFs, run succeeded
+               daily_report_finish(table_results, run_id))   totals, figures' checksum, both PDFs,
+                                                             run succeeded (the day's earlier runs
+                                                             superseded)
 
-Every task can run twice without harm: each replaces its day's rows (and files) rather than adding
-to them. On a worker, a database OperationalError is retried with exponential backoff; any other
-failure, or the last retry's, marks the run failed with the error ("Table CLS1: ValueError: ..."),
-and the chord then never calls the finish task. Run eagerly (no broker) there is no retry.
-Celery beat calls daily_reports_when_day_closed every few minutes; it starts the run of the last
-closed gaming day once.
+Every task can run twice without harm: each replaces its run's rows (and files) rather than adding
+to them; another run's are never touched. On a worker, a database OperationalError is retried with
+exponential backoff; any other failure, or the last retry's, marks the run failed with the error
+("Table CLS1: ValueError: ..."), and the chord then never calls the finish task. Run eagerly (no
+broker) there is no retry. Celery beat calls daily_reports_when_day_closed every few minutes; it
+starts the run of the last closed gaming day once.
 """
 
 import logging
@@ -27,7 +29,13 @@ from config.gaming_day import last_closed_gaming_day
 from tables.models import Table
 
 from .models import ReportRun, RunStatus, RunTrigger
-from .services import report_run_fail, report_run_finish, report_run_start, report_run_tables_set
+from .services import (
+    report_run_fail,
+    report_run_figures_seal,
+    report_run_finish,
+    report_run_start,
+    report_run_tables_set,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +118,8 @@ def daily_report_job(self, run_id: int) -> int:
 
 @shared_task(bind=True, **RETRY_ON_DATABASE_ERRORS)
 def daily_report_table(self, run_id: int, table_id: int) -> str | None:
-    """Replace one table's figures, summary and exposure rows for the run's day. Returns its code."""
+    """Write (or, run again, replace) the run's figures, summary and exposure rows of one table.
+    Returns its code."""
     from .daily import table_day_compute
 
     step = _Step(f"Table id {table_id}")
@@ -126,7 +135,8 @@ def daily_report_table(self, run_id: int, table_id: int) -> str | None:
 
 @shared_task(bind=True, **RETRY_ON_DATABASE_ERRORS)
 def daily_report_finish(self, table_codes: list, run_id: int) -> dict | None:
-    """After every table: the totals per game and currency, both PDFs, and the run marked succeeded."""
+    """After every table: the totals per game and currency, the figures' checksum, both PDFs, and the
+    run marked succeeded."""
     from .daily import totals_compute
     from .pdf import documents_render
 
@@ -136,6 +146,8 @@ def daily_report_finish(self, table_codes: list, run_id: int) -> dict | None:
         if run is None:
             return None
         totals_compute(day=run.day, run=run)
+        step.name = "Checksum of the figures"
+        run.figures_sha256 = report_run_figures_seal(run_id=run_id)
         step.name = "PDFs"
         documents = documents_render(run)
         report_run_finish(run_id=run_id)

@@ -1,19 +1,23 @@
 """The report pages: the daily RTP report, the side-option exposure report, the archive of PDFs,
 and the runs of the daily job (with a form to start one for a past day).
 
-Every figure is read from the rows the daily job stored; nothing here aggregates bets.
+Every figure is read from the rows a run of the daily job stored; nothing here aggregates bets. A
+report page shows one run's figures: `?run=` names it, else the current run of `?day=` (by default
+the latest day that has one); it names the run, says when a newer run superseded it or a correction
+recorded after it started makes it stale, and offers to run the day again.
 """
 
 import hashlib
 import io
+from datetime import date
+from functools import cached_property
 from pathlib import Path
 
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
-from django.db.models import Max
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -21,16 +25,19 @@ from django.views import View
 from django.views.generic import FormView
 
 from config.forms import add_service_errors
-from config.gaming_day import gaming_day, last_closed_gaming_day
+from config.gaming_day import GamingDay, last_closed_gaming_day
 from config.listing import FilteredListView
+from config.views import PermissionRequiredMixin
 
 from .filtersets import (
+    RUN_ID,
     DailyExposureFilterSet,
     DailyFiguresFilterSet,
     ReportDocumentFilterSet,
     ReportRunFilterSet,
 )
 from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun, RunTrigger
+from .records import current_run, latest_current_run, run_standing
 from .tables import (
     DailyExposureTable,
     DailyFiguresTable,
@@ -40,32 +47,54 @@ from .tables import (
 )
 
 
-class OneDayMixin:
-    """A report of one gaming day: without `?day=` the latest day with stored figures."""
+def _day(text: str | None) -> date | None:
+    try:
+        return date.fromisoformat(text) if text else None
+    except ValueError:
+        return None  # the filter form names the field
 
-    day_model = DailyFigures
+
+class OneRunMixin:
+    """A report of one run: `?run=` (of `?day=`, when both are given), else the current run of `?day=`,
+    by default the latest day that has one."""
+
+    @cached_property
+    def report_run(self) -> ReportRun | None:
+        day, number = _day(self.request.GET.get("day")), self.request.GET.get("run", "")
+        if number.isdigit() and 0 < int(number) <= RUN_ID["max_value"]:
+            named = ReportRun.objects.select_related("started_by").filter(pk=int(number)).first()
+            if named is not None and day in (None, named.day):
+                return named
+        return current_run(day) if day else latest_current_run()
+
+    def get_queryset(self):
+        rows = super().get_queryset()
+        return rows.filter(run=self.report_run) if self.report_run else rows.none()
 
     def get_filterset_kwargs(self, filterset_class):
         kwargs = super().get_filterset_kwargs(filterset_class)
-        if not self.request.GET.get("day"):
-            latest = self.day_model.objects.aggregate(latest=Max("day"))["latest"]
-            if latest is not None:
-                kwargs["data"] = self.request.GET.copy()
-                kwargs["data"]["day"] = latest.isoformat()
+        if self.report_run is not None:
+            kwargs["data"] = self.request.GET.copy()
+            kwargs["data"]["day"] = self.report_run.day.isoformat()
+            kwargs["data"]["run"] = str(self.report_run.pk)
         return kwargs
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        form = context["filter"].form
-        day = form.cleaned_data.get("day") if form.is_valid() else None
-        context["day"] = day
-        if day:
-            context["gaming_day"] = gaming_day(day)
-            context["documents"] = ReportDocument.objects.filter(day=day).order_by("kind")
+        run = self.report_run
+        context["report_run"] = run
+        context["day"] = run.day if run else _day(self.request.GET.get("day"))
+        context["can_rerun"] = self.request.user.has_perm("reports.run_report")
+        if run is not None:
+            context["standing"] = run_standing(run)
+            context["gaming_day"] = GamingDay(run.day, run.time_zone, run.cutoff)
+            context["documents"] = ReportDocument.objects.filter(run=run).order_by("kind")
+        if context["day"]:
+            context["day_runs"] = ReportRun.objects.filter(day=context["day"]).order_by("number", "pk")
         return context
 
 
-class DailyReportView(OneDayMixin, FilteredListView):
+class DailyReportView(OneRunMixin, FilteredListView):
     permission_required = "reports.view_dailyfigures"
     queryset = DailyFigures.objects.select_related("table")
     filterset_class = DailyFiguresFilterSet
@@ -76,15 +105,14 @@ class DailyReportView(OneDayMixin, FilteredListView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        if context.get("day"):
-            summaries = DailyTableSummary.objects.filter(day=context["day"]).select_related("table")
+        if self.report_run is not None:
+            summaries = DailyTableSummary.objects.filter(run=self.report_run).select_related("table")
             context["summary_table"] = DailyTableSummaryTable(summaries, orderable=False)
         return context
 
 
-class ExposureReportView(OneDayMixin, FilteredListView):
+class ExposureReportView(OneRunMixin, FilteredListView):
     permission_required = "reports.view_dailyexposure"
-    day_model = DailyExposure
     queryset = DailyExposure.objects.select_related("table")
     filterset_class = DailyExposureFilterSet
     table_class = DailyExposureTable
@@ -94,6 +122,8 @@ class ExposureReportView(OneDayMixin, FilteredListView):
 
 
 class ReportArchiveView(FilteredListView):
+    """Every run's PDFs: a day run again lists the PDFs of each run, the superseded ones marked."""
+
     permission_required = "reports.view_reportdocument"
     queryset = ReportDocument.objects.select_related("run")
     filterset_class = ReportDocumentFilterSet
@@ -121,7 +151,8 @@ class ReportRunStartForm(forms.Form):
     day = forms.DateField(
         label="Gaming day",
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="A gaming day that has closed. Running a day again replaces its figures and PDFs.",
+        help_text="A gaming day that has closed. Running a day again makes a new run that supersedes "
+        "the day's earlier one; the earlier run's figures and PDFs stay as they were.",
     )
 
 

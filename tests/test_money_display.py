@@ -188,7 +188,9 @@ def losing_day():
     """A day at CLS1 on which the house lost 1,234.50 on the main bet."""
     table = Table.objects.get(code="CLS1")
     day = date(2026, 11, 28)
-    run = ReportRun.objects.create(day=day, trigger="command", time_zone="Europe/Malta", cutoff=time(6))
+    run = ReportRun.objects.create(
+        day=day, trigger="command", time_zone="Europe/Malta", cutoff=time(6), status="succeeded"
+    )
     DailyFigures.objects.create(
         day=day,
         table=table,

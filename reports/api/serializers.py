@@ -26,6 +26,10 @@ class ReportRunSerializer(serializers.ModelSerializer):
             "time_zone",
             "cutoff",
             "tables",
+            "number",
+            "figures_sha256",
+            "superseded_by",
+            "superseded_at",
         ]
         read_only_fields = fields
 
@@ -68,6 +72,7 @@ class DailyFiguresSerializer(serializers.ModelSerializer):
             "ci95_high",
             "ci99_low",
             "ci99_high",
+            "interval_method",
             "outside_99",
             "run",
         ]
@@ -76,6 +81,12 @@ class DailyFiguresSerializer(serializers.ModelSerializer):
 
 class DailyTableSummarySerializer(serializers.ModelSerializer):
     table = serializers.CharField(source="table.code", read_only=True)
+    refunded = MoneyField(read_only=True)
+    voided_reversed = MoneyField(read_only=True)
+    voided_stakes_returned = MoneyField(read_only=True)
+    flagged = serializers.BooleanField(
+        read_only=True, help_text="The RTP flag: a bet kind's theoretical RTP outside its 99% interval."
+    )
     finding_codes = serializers.DictField(child=serializers.IntegerField(), read_only=True)
 
     class Meta:
@@ -87,10 +98,19 @@ class DailyTableSummarySerializer(serializers.ModelSerializer):
             "currency",
             "rounds",
             "cancelled_rounds",
+            "voided_rounds",
+            "resettled_rounds",
             "resettlements",
+            "refunds",
+            "refunded",
+            "voided_reversed",
+            "voided_stakes_returned",
             "findings",
+            "limit_findings",
+            "money_findings",
             "finding_codes",
             "configuration_versions",
+            "kinds_outside_99",
             "flagged",
             "run",
         ]
@@ -98,10 +118,16 @@ class DailyTableSummarySerializer(serializers.ModelSerializer):
 
 
 class PatternHitsSerializer(serializers.Serializer):
+    """Hits, expected hits and the p-value of the exact binomial test, all in `unit`: "bet", or
+    "round" where the bets of a round share their cards; `trials` of that unit were staked."""
+
     pattern = serializers.CharField()
     hits = serializers.IntegerField()
-    expected = serializers.FloatField()
-    p_value = serializers.FloatField()
+    expected = serializers.FloatField(allow_null=True)
+    p_value = serializers.FloatField(allow_null=True)
+    unit = serializers.ChoiceField(choices=["bet", "round"], required=False)
+    trials = serializers.IntegerField(required=False)
+    bets_hit = serializers.IntegerField(required=False)
 
 
 class PlayerLiabilitySerializer(serializers.Serializer):

@@ -1,5 +1,9 @@
 """The reports in the API: the stored daily figures (read), the runs of the daily job (read, and
-POST to start one for a closed gaming day), and the PDFs (list and download)."""
+POST to start one for a closed gaming day), and the PDFs (list and download).
+
+The figures' lists give each day's current run's rows unless `run=<id>` asks for another run's: a
+day run again is never listed twice. The PDFs' list gives every run's (`current=true`: only the
+current runs')."""
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -59,7 +63,8 @@ class ReportRunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
 
 
 class DailyFiguresViewSet(viewsets.ReadOnlyModelViewSet):
-    """The daily RTP report's rows: per table and bet kind, and totals per game and currency."""
+    """The daily RTP report's rows: per table and bet kind, and totals per game and currency; each
+    day's current run's, or `run`'s."""
 
     queryset = DailyFigures.objects.all()
     serializer_class = DailyFiguresSerializer
@@ -68,7 +73,8 @@ class DailyFiguresViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class DailyTableSummaryViewSet(viewsets.ReadOnlyModelViewSet):
-    """Per table and gaming day: cancelled rounds, re-settlements, findings by code, the flag."""
+    """Per table and gaming day: rounds by outcome, refunds and voids, limit and money findings,
+    findings by code, and the RTP flag; each day's current run's, or `run`'s."""
 
     queryset = DailyTableSummary.objects.select_related("table")
     serializer_class = DailyTableSummarySerializer
@@ -77,7 +83,8 @@ class DailyTableSummaryViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class DailyExposureViewSet(viewsets.ReadOnlyModelViewSet):
-    """The side-option exposure report's rows, per table and side option."""
+    """The side-option exposure report's rows, per table and side option; each day's current run's,
+    or `run`'s."""
 
     queryset = DailyExposure.objects.select_related("table")
     serializer_class = DailyExposureSerializer
@@ -86,7 +93,7 @@ class DailyExposureViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class ReportDocumentViewSet(viewsets.ReadOnlyModelViewSet):
-    """The report PDFs, with their checksums; `download` gives the file."""
+    """Every run's report PDFs, with their checksums; `download` gives the file."""
 
     queryset = ReportDocument.objects.all()
     serializer_class = ReportDocumentSerializer

@@ -2,8 +2,8 @@
 
 One gaming day of 100,000 rounds over the four seed_demo tables (about ten bets a round: main bets,
 bets behind, insurance and side options paying their patterns as often as the exact odds say; a few
-cancelled rounds, findings, stakes after a side option's max round and approved re-settlements),
-written directly in SQL. Timed, best of 3 each:
+cancelled rounds, findings, stakes after a side option's max round, approved re-settlements and
+voids, each with its round's correction), written directly in SQL. Timed, best of 3 each:
 
 - the job's work without Celery and PDFs: `table_day_compute` for every table, then `totals_compute`;
 - the bare SQL aggregate over the same rows: one GROUP BY table, bet kind with count and sums;
@@ -28,6 +28,7 @@ ROUNDS_PER_SHOE = 50
 CANCELLED_EVERY = 401  # one round in 401 is cancelled (at every table in turn)
 FINDING_EVERY = 101  # one round in 101 has a wrong payout found
 RESETTLEMENTS = 100
+VOIDS = 20  # settled rounds voided: each bet's payout reversed and its stake returned
 
 # Each table's ten bets of a round, by kind: the mix of its rule sheet's offered kinds.
 BET_KINDS = {
@@ -86,6 +87,7 @@ def generate_day() -> int:
             "rounds_bet",
             "rounds_finding",
             "rounds_adjustment",
+            "rounds_roundcorrection",
             "rounds_tabledaytotal",
             "rounds_tabledaypatternhits",
             "rounds_playerdaytotal",
@@ -239,7 +241,8 @@ def _write_rows(cursor, tables, patterns) -> None:
 
 
 def _write_resettlements(proposer: int, approver: int) -> None:
-    """Approved re-settlements of RESETTLEMENTS completed rounds, each paying one bet 1.00 more."""
+    """Approved re-settlements of RESETTLEMENTS completed rounds, each paying one bet 1.00 more, and
+    approved voids of VOIDS other completed rounds; each round's correction (RoundCorrection)."""
     from django.db import connection
 
     with connection.cursor() as cursor:
@@ -259,6 +262,33 @@ def _write_resettlements(proposer: int, approver: int) -> None:
             SELECT 1.00, now(), (SELECT min(b.id) FROM rounds_bet b WHERE b.round_id = s.round_id), s.id
             FROM rounds_resettlement s
             """
+        )
+        cursor.execute(
+            """
+            INSERT INTO rounds_void (status, reason, proposed_at, decided_at, decision_comment, decided_by_id,
+                proposed_by_id, round_id)
+            SELECT 'approved', 'bench', now(), now(), 'bench', %s, %s, r.id
+            FROM rounds_round r WHERE r.status = 'completed' AND r.finding_count = 0
+            ORDER BY md5(r.id::text) LIMIT %s  -- spread over the day, as malfunctions come
+            """,
+            [approver, proposer, VOIDS],
+        )
+        cursor.execute(
+            """
+            INSERT INTO rounds_voidline (reversed_returned, returned_stake, created_at, bet_id, void_id)
+            SELECT b.returned, b.wagered, now(), b.id, v.id
+            FROM rounds_void v JOIN rounds_bet b ON b.round_id = v.round_id
+            """
+        )
+        cursor.execute(
+            """
+            INSERT INTO rounds_roundcorrection (round_id, kind, resettlement_id, incident_id, void_id,
+                recorded_by_id, recorded_at)
+            SELECT round_id, 'resettled', id, NULL::bigint, NULL::bigint, %s, now() FROM rounds_resettlement
+            UNION ALL
+            SELECT round_id, 'voided', NULL::bigint, NULL::bigint, id, %s, now() FROM rounds_void
+            """,
+            [approver, approver],
         )
 
 

@@ -27,7 +27,6 @@ from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from tables.models import ConfigurationOdds, Table, TableConfiguration
 from tables.odds import configuration_odds_compute
-from tables.services import configuration_change
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -43,10 +42,10 @@ def day():
     bounds = gaming_day(DAY)
     start = bounds.starts_at + timedelta(hours=3)
     with freeze_time(DAY - timedelta(days=30)):
-        configuration_change(
-            table=Table.objects.get(code="DLX1"),
-            changes={"side_options": {"pair": {"paytable": RICHER_PAIR, "max_round": 8}}},
-            changed_by=factories.user("supervisor", "supervisor"),
+        factories.configuration_approved(
+            Table.objects.get(code="DLX1"),
+            {"side_options": {"pair": {"paytable": RICHER_PAIR, "max_round": 8}}},
+            proposed_by=factories.user("supervisor", "supervisor"),
             reason="A richer Pair from mid-morning",
             valid_from=start + timedelta(minutes=12),
         )
@@ -178,16 +177,19 @@ def expected_pattern_hits(code: str, kind: str, bounds, *, by_round: bool) -> di
         expected_bets = sum(count * chances[version].get(pattern, 0) for version, count, _ in played)
         expected_rounds = sum(count * chances[version].get(pattern, 0) for version, _, count in played)
         hit_bets, hit_rounds = hits.get(pattern, (0, 0))
+        # One unit for the hits, the expected number and the p-value: rounds where bets share cards.
         if by_round:
-            p_value = exact_p_value(hit_rounds, rounds, expected_rounds / rounds)
+            hit, expected, trials = hit_rounds, expected_rounds, rounds
         else:
-            p_value = exact_p_value(hit_bets, bets, expected_bets / bets)
+            hit, expected, trials = hit_bets, expected_bets, bets
         entries[pattern] = {
             "pattern": pattern,
-            "hits": hit_bets,
-            "expected": round(expected_bets, 4),
-            "p_value": p_value,
+            "hits": hit,
+            "expected": round(expected, 4),
+            "p_value": exact_p_value(hit, trials, expected / trials),
             "unit": "round" if by_round else "bet",
+            "trials": trials,
+            "bets_hit": hit_bets,
         }
     return entries
 
@@ -241,9 +243,8 @@ def test_pattern_hits_against_the_exact_odds(day):
         assert listed == [pattern for pattern in SIDE_OPTION_PATTERNS[kind] if pattern in expected]
         for entry in row.pattern_hits:
             wanted = expected[entry["pattern"]]
-            assert {k: entry[k] for k in ("pattern", "hits", "expected", "unit")} == {
-                k: wanted[k] for k in ("pattern", "hits", "expected", "unit")
-            }
+            same = ("pattern", "hits", "expected", "unit", "trials", "bets_hit")
+            assert {k: entry[k] for k in same} == {k: wanted[k] for k in same}
             assert entry["p_value"] == pytest.approx(wanted["p_value"], rel=1e-3)
 
 
@@ -254,7 +255,8 @@ def test_a_shared_deal_is_one_trial_per_round(day):
     [(rounds_hit,)] = query(
         f"SELECT count(DISTINCT b.round_id) {bets_sql} AND b.computed_pattern <> ''", params
     )
-    # Forty players share each deal: a pair pays many bets in one round.
-    assert sum(entry["hits"] for entry in hit) > 3 * rounds_hit
+    # Forty players share each deal: a pair pays many bets in one round, and is one trial.
+    assert sum(entry["bets_hit"] for entry in hit) > 3 * rounds_hit
+    assert sum(entry["hits"] for entry in hit) == rounds_hit
     assert {entry["unit"] for entry in pair.pattern_hits} == {"round"}
     assert {entry["unit"] for entry in DailyExposure.objects.get(table__code="DLX1").pattern_hits} == {"bet"}

@@ -1,6 +1,7 @@
 """The daily job, eagerly (no worker): a run for a closed day computes every table and both PDFs and
 records who started it, how long it took and how it ended; open days and running days are refused;
-a failing table fails the run; running a day again replaces its rows and files; beat starts a day
+a failing table fails the run; running a day again writes the new run's rows and files beside the
+first run's, which it supersedes; beat starts a day
 once; `manage.py report daily` prints the outcome and exits accordingly."""
 
 import hashlib
@@ -69,13 +70,14 @@ def demo_day_ingest(day: date = DAY) -> int:
     return Round.objects.count()
 
 
-def stored_rows() -> dict[str, list[tuple]]:
-    """Every daily row's values but its id and run: what a second run must reproduce exactly."""
+def stored_rows(run: ReportRun) -> dict[str, list[tuple]]:
+    """The run's daily rows, every value but the id and run: what a second run of an unchanged day
+    must reproduce exactly."""
     rows = {}
     for model in (DailyFigures, DailyTableSummary, DailyExposure):
         fields = [field.attname for field in model._meta.concrete_fields if field.name not in ("id", "run")]
         rows[model.__name__] = sorted(
-            model.objects.values_list(*fields), key=lambda row: json.dumps(row, default=str)
+            model.objects.filter(run=run).values_list(*fields), key=lambda row: json.dumps(row, default=str)
         )
     return rows
 
@@ -206,22 +208,26 @@ def test_without_a_result_backend_the_tables_run_one_after_another(day_played, r
     assert ReportDocument.objects.filter(run=run).count() == 2
 
 
-def test_running_a_day_twice_replaces_its_figures_and_pdfs_without_duplicating(
+def test_running_a_day_twice_keeps_both_runs_figures_and_pdfs_the_second_superseding(
     day_played, run_day, reports_dir
 ):
     first = run_day(day_played)
-    rows, counts = stored_rows(), {name: len(values) for name, values in stored_rows().items()}
+    rows = stored_rows(first)
     files = sorted(path.name for path in reports_dir.rglob("*") if path.is_file())
+    assert files == [f"daily_rtp-{DAY}-run-{first.pk}.pdf", f"exposure-{DAY}-run-{first.pk}.pdf"]
 
     second = run_day(day_played)
+    first.refresh_from_db()
     assert second.status == RunStatus.SUCCEEDED, second.error
-    assert stored_rows() == rows
-    assert {name: len(values) for name, values in stored_rows().items()} == counts
-    assert not DailyFigures.objects.filter(run=first).exists()  # every row is the second run's now
-    assert sorted(path.name for path in reports_dir.rglob("*") if path.is_file()) == files
-    assert files == [f"daily_rtp-{DAY}.pdf", f"exposure-{DAY}.pdf"]  # and no temporary file left
+    assert stored_rows(second) == rows == stored_rows(first)  # the same day, the same figures
+    assert (first.superseded_by, second.superseded_by) == (second, None)
+    assert first.figures_sha256 == second.figures_sha256 != ""
+    files = sorted(path.name for path in reports_dir.rglob("*") if path.is_file())
+    assert files == sorted(  # and no temporary file left
+        f"{kind}-{DAY}-run-{run.pk}.pdf" for kind in ("daily_rtp", "exposure") for run in (first, second)
+    )
     documents = ReportDocument.objects.filter(day=DAY)
-    assert documents.count() == 2 and set(documents.values_list("run", flat=True)) == {second.pk}
+    assert documents.count() == 4 and set(documents.values_list("run", flat=True)) == {first.pk, second.pk}
     for document in documents:
         content = (reports_dir / document.path).read_bytes()
         assert hashlib.sha256(content).hexdigest() == document.sha256 and len(content) == document.size
@@ -287,7 +293,7 @@ def test_the_command_runs_a_day_and_prints_outcome_seconds_and_pdfs(day_played, 
     assert f"Run {run.pk} for the gaming day {DAY} (Europe/Malta, cut-off 06:00): started." in output
     assert f"Run {run.pk} succeeded in {run.seconds:.1f} s (4 tables)." in output
     for kind in ("daily_rtp", "exposure"):
-        path = reports_dir / DAY.isoformat() / f"{kind}-{DAY}.pdf"
+        path = reports_dir / DAY.isoformat() / f"{kind}-{DAY}-run-{run.pk}.pdf"
         assert f": {path} (" in output and path.is_file()
 
 

@@ -1,5 +1,6 @@
 """The daily job on a real Celery worker, through the Redis broker, against PostgreSQL (as in CI):
-the chord fans out per table and gathers, running the day twice gives the same rows, once, and a
+the chord fans out per table and gathers, running the day twice gives the second run the same rows
+as the first (which it supersedes, keeping them), and a
 database error is retried with backoff (the worker runs in a thread of this process, so the tests'
 monkeypatching reaches its tasks)."""
 
@@ -50,13 +51,13 @@ def played_day_on_a_worker(settings, tmp_path):
         yield DAY
 
 
-def test_the_job_on_a_real_worker_twice_gives_the_same_rows_once(played_day_on_a_worker):
+def test_the_job_on_a_real_worker_twice_gives_the_same_rows_for_each_run(played_day_on_a_worker):
     first = finished(report_run_start(day=played_day_on_a_worker, trigger="command"))
     assert first.status == RunStatus.SUCCEEDED, first.error
     assert first.tables == 4 and first.seconds > 0
-    rows = stored_rows()
+    rows = stored_rows(first)
     assert rows["DailyFigures"] and rows["DailyTableSummary"] and rows["DailyExposure"]
-    pages = dict(ReportDocument.objects.values_list("kind", "pages"))
+    pages = dict(ReportDocument.objects.filter(run=first).values_list("kind", "pages"))
 
     # The second time as an operator would: manage.py report waits for the worker's outcome.
     out = StringIO()
@@ -66,9 +67,11 @@ def test_the_job_on_a_real_worker_twice_gives_the_same_rows_once(played_day_on_a
     second = ReportRun.objects.latest("pk")
     assert second.status == RunStatus.SUCCEEDED, second.error
     assert f"Run {second.pk} succeeded in {second.seconds:.1f} s (4 tables)." in out.getvalue()
-    assert stored_rows() == rows
-    assert dict(ReportDocument.objects.values_list("kind", "pages")) == pages
-    assert set(ReportDocument.objects.values_list("run", flat=True)) == {second.pk}
+    assert stored_rows(second) == rows == stored_rows(first)
+    assert dict(ReportDocument.objects.filter(run=second).values_list("kind", "pages")) == pages
+    assert set(ReportDocument.objects.values_list("run", flat=True)) == {first.pk, second.pk}
+    first.refresh_from_db()
+    assert first.superseded_by == second and first.figures_sha256 == second.figures_sha256
 
 
 def test_a_database_error_is_retried_with_backoff_and_the_run_then_succeeds(

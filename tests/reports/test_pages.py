@@ -40,7 +40,7 @@ def test_the_daily_report_shows_the_latest_day_and_flags_a_kind_outside_99(store
     assert "Daily RTP report" in page and "2026-11-28" in page
     assert "Europe/Malta" in page and "06:00" in page
     assert "90.0000 %" in page and "99.5150 %" in page and "-9.52 pp" in page
-    assert "flagged" in page and "has-finding" in page
+    assert "outside 99%" in page and "has-finding" in page
     assert "Tables that day" in page
     assert reverse("reports:document_download", args=[stored["latest"]["reportdocument"]]) in page
 

@@ -107,7 +107,8 @@ def test_the_cover_states_the_day_time_zone_cutoff_tables_and_how_it_was_made(re
     for code in ("DLX1", "CLS1"):
         assert code in cover
     run = reported.run
-    assert f"daily run {run.pk} (manage.py report)" in cover
+    assert f"daily run {run.pk}, the day's 1st run (manage.py report)" in cover
+    assert len(run.figures_sha256) == 64 and run.figures_sha256 in "".join(cover.split())
     assert f"Pitboss {pitboss_version()}, WeasyPrint {weasyprint.__version__}" in cover
 
 
@@ -144,9 +145,15 @@ def test_each_table_has_its_page_with_its_figures_and_flags(reported):
         assert f"{code}: observed RTP of the main bet, 30 gaming days to {DAY}" in page
 
 
-def test_the_classic_day_is_flagged_for_its_cancelled_rounds_and_findings(reported):
+def test_the_classic_day_counts_cancelled_rounds_and_findings_apart_from_the_rtp_flag(reported):
     (classic,) = [summary for summary in reported.summaries if summary.table.code == "CLS1"]
-    assert classic.cancelled_rounds > 0 and classic.findings > 0 and classic.flagged
+    assert classic.cancelled_rounds > 0 and classic.money_findings > 0
+    outside = [row for row in reported.figures if row.table_code == "CLS1" and row.outside_99]
+    assert classic.flagged == bool(outside) and classic.kinds_outside_99 == len(outside)
+    (page,) = [page for page in reported.pages("daily_rtp") if re.search(r"^\s*CLS1 · ", page, re.MULTILINE)]
+    text = " ".join(page.split())
+    assert f"{classic.money_findings} money finding" in text
+    assert ("Theoretical RTP outside the 99% interval" in text) == classic.flagged
 
 
 def test_the_exposure_report_shows_each_side_option_per_table_as_stored(reported):
@@ -183,7 +190,7 @@ def test_the_recorded_checksum_size_and_pages_are_the_files(reported, kind):
     document = reported.documents[kind]
     with override_settings(PITBOSS_REPORTS_DIR=reported.reports_dir):
         path = document_file(document)
-    assert path == reported.reports_dir / str(DAY) / f"{kind}-{DAY}.pdf"
+    assert path == reported.reports_dir / str(DAY) / f"{kind}-{DAY}-run-{reported.run.pk}.pdf"
     content = path.read_bytes()
     assert content.startswith(b"%PDF-")
     assert hashlib.sha256(content).hexdigest() == document.sha256
