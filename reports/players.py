@@ -7,19 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rounds.choices import CorrectionKind, RoundStatus
+from rounds.choices import RoundStatus
 from rounds.models import Bet, PlayerDayTotal, Round, RoundCorrection
-from rounds.outcome import NOT_PLAYED, outcome_of
+
+from .played import NOT_PLAYED_IN
 
 if TYPE_CHECKING:
     from .daily import DayRounds, Version
-
-# The corrections that take a completed round's bets out (the same as the daily figures').
-_NOT_PLAYED_IN = ", ".join(
-    f"'{kind}'"  # our own constants
-    for kind in CorrectionKind.values
-    if outcome_of(RoundStatus.COMPLETED, kind) in NOT_PLAYED
-)
 
 # `player_totals`: (table_id, kind, player_id, bets, stakes, liability) with bets > 0.
 PLAYER_TOTALS_CTE = f"""
@@ -29,7 +23,7 @@ refunded_bets AS (
     FROM {RoundCorrection._meta.db_table} correction
     JOIN {Round._meta.db_table} r ON r.id = correction.round_id
     JOIN {Bet._meta.db_table} b ON b.round_id = r.id
-    WHERE correction.kind IN ({_NOT_PLAYED_IN}) AND r.status = %s AND {{rounds}}
+    WHERE correction.kind IN ({NOT_PLAYED_IN}) AND r.status = %s AND {{rounds}}
     GROUP BY r.table_id, b.kind, b.player_id
 ),
 player_totals AS (

@@ -41,7 +41,7 @@ from config.wsgi import application
 from limits.models import PersonalLimit, TableLimit
 from rounds.ingest import round_ingest
 from rounds.models import Incident, Round
-from rounds.services import resettlement_propose
+from rounds.services import resettlement_propose, void_propose
 from tables.models import Table, TableConfiguration
 from tests.api_support import client_as
 from tests.factories import report_rows
@@ -155,6 +155,14 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
         resettlement = resettlement_propose(
             round_=_wrongly_paid(), proposed_by=_user("compliance"), reason="Paid 5.00 short"
         )
+        settled = Round.objects.filter(status="completed", bet_count__gt=0).exclude(
+            resettlements__isnull=False
+        )
+        void = void_propose(
+            round_=settled.order_by("id").first(),
+            proposed_by=_user("supervisor"),
+            reason="Card reader failed",
+        )
         reports = report_rows(Table.objects.get(code="DLX1"), reports_dir)
         EXISTING.update(
             {
@@ -163,6 +171,7 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
                 "round_id": list(Round.objects.values_list("round_id", flat=True)),
                 "/api/incidents": list(Incident.objects.values_list("pk", flat=True)),
                 "/api/resettlements": [resettlement.pk],
+                "/api/voids": [void.pk],
                 "/api/table-configurations": list(TableConfiguration.objects.values_list("pk", flat=True)),
                 "/api/table-limits": list(TableLimit.objects.values_list("pk", flat=True)),
                 "/api/personal-limits": list(PersonalLimit.objects.values_list("pk", flat=True)),

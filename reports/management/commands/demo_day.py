@@ -233,7 +233,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Daily job run {run.pk} for {day}: {run.status} in {run.seconds or 0:.1f} s")
         if run.error:
             raise CommandError(run.error)
-        for document in ReportDocument.objects.filter(day=day):
+        for document in ReportDocument.objects.filter(run=run):
             self.stdout.write(
                 f"  {document.get_kind_display()}: var/reports/{document.path} ({document.pages} pages)"
             )
