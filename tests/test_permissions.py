@@ -172,8 +172,10 @@ STORED_APPS = {"auth", "authtoken", "accounts", "outbox", "tables", "limits", "r
 
 def body_of(name: str, method: str, world: dict) -> dict:
     """A request body the allowed roles' request stores (so that a refusal proves something): the
-    same for the others. Empty where none would: a rule still changing in issue 15 (configurations,
-    cancelling, personal limits' `seen_setting`), or a proposal the world's round already has."""
+    same for the others. Empty (the test skips, naming it) where the world holds nothing the write
+    could act on yet: a configuration proposal to decide, a server-cancelled round to cancel, a
+    wrongly paid round without a proposal, a round free of one for the void page; and the password
+    change."""
     note = {"reason": "permission walk"}
     bodies = {
         "tables:table_create": {"code": "NEW1", "name": "New", "game": "deluxe", "currency": "EUR"}
@@ -210,6 +212,16 @@ def body_of(name: str, method: str, world: dict) -> dict:
         "api:incident-notes": {"text": "walk"},
         "api:incident-resume": {"note": "walk"},
         "api:round-list": world["new_round"],
+        "limits:personal_limit_set": {"kind": "", "table": "", "game": "", "seen_kind": "", "seen_table": ""}
+        | {
+            "seen_game": "",
+            "seen_setting": world["personal_limit"],
+            "max_stake": "5.00",
+            "save": "1",
+            **note,
+        },
+        "api:void-list": {"round": world["void_round"], "reason": "walk"},
+        "api:player-personal-limits": {"max_stake": "5.00", "seen_setting": world["personal_limit"], **note},
         "api:reportrun-list": {"day": world["closed_day"]},
     }
     return bodies.get(name, {}) if method in WRITES else {}
@@ -302,6 +314,7 @@ def build_world(reports_dir) -> dict:
         "incident": incident.pk,
         "resettlement": resettlement.pk,
         "void": void.pk,
+        "void_round": _a_round("classic-perfect-pairs-21-plus-3-behind"),  # settled, uncorrected
         "closed_day": (last_closed_gaming_day() - timedelta(days=1)).isoformat(),
         **report_rows(dlx, reports_dir),
     }
