@@ -238,6 +238,43 @@ SUMMARY_FIELDS = (
 
 
 def test_every_figure_and_summary_number_agrees_with_sql_over_the_money_records(run):
+    corrected, summaries = agrees_with_sql(run)
+    # The day holds every kind of correction: the figures above left two voids and the refunds out.
+    assert corrected == {
+        "cancelled_rounds": corrected["cancelled_rounds"],
+        "voided_rounds": 2,
+        "resettled_rounds": 1,
+    }
+    assert corrected["cancelled_rounds"] >= 2
+    assert summaries["DLX1"].refunds > 0 and summaries["BND1"].voided_reversed > 0
+
+
+def test_make_demos_day_agrees_with_sql_to_the_cent(settings, tmp_path, django_capture_on_commit_callbacks):
+    """The day `make demo` plays (smaller): its void, refunds and re-settlement, and the figures of
+    the daily job it runs, checked against the same SQL."""
+    settings.PITBOSS_REPORTS_DIR = tmp_path
+    with django_capture_on_commit_callbacks(execute=True):  # the tables' odds, as make demo has them
+        call_command("seed_demo", stdout=StringIO())
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command(
+            "demo_day",
+            "--shoes",
+            "1",
+            "--boundless-players",
+            "30",
+            "--day",
+            DAY.isoformat(),
+            stdout=StringIO(),
+        )
+    run = ReportRun.objects.get(day=DAY)
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    corrected, _ = agrees_with_sql(run)
+    assert corrected["voided_rounds"] == 1 and corrected["resettled_rounds"] == 1
+
+
+def agrees_with_sql(run: ReportRun) -> tuple[dict, dict]:
+    """Check every figure and summary number of `run` (a run for DAY) against the SQL above; the
+    corrections counted and the summaries by table code."""
     expected = expected_figures()
     stored = {
         (row.table_code or (row.game, row.currency), row.kind): row
@@ -275,11 +312,4 @@ def test_every_figure_and_summary_number_agrees_with_sql_over_the_money_records(
         )
         outside = [key for key, values in expected.items() if key[0] == code and values["outside_99"]]
         assert (summary.kinds_outside_99, summary.flagged) == (len(outside), bool(outside))
-    # The day holds every kind of correction: the figures above left two voids and the refunds out.
-    assert corrected == {
-        "cancelled_rounds": corrected["cancelled_rounds"],
-        "voided_rounds": 2,
-        "resettled_rounds": 1,
-    }
-    assert corrected["cancelled_rounds"] >= 2
-    assert summaries["DLX1"].refunds > 0 and summaries["BND1"].voided_reversed > 0
+    return corrected, summaries
