@@ -201,6 +201,8 @@ class TableLimitSetView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
 
     def get_initial(self):
         kind = self.request.GET.get("kind", "main")
+        if kind not in dict(TABLE_LIMIT_KINDS):  # a link preselects a known kind; anything else: Main
+            kind = "main"
         limit = TableLimit.objects.filter(table=self.get_table(), kind=kind).first()
         initial = {"kind": kind}
         if limit:
