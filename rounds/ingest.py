@@ -96,7 +96,7 @@ def rounds_ingest(*, documents: list, batch: bool = True, plain_json: bool = Fal
             for index, document in enumerate(documents)
         ]
         with transaction.atomic():
-            shoes = _shoes_locked(prepared)
+            shoes, new_shoes = _shoes_locked(prepared)
             results = []
             for index, item in enumerate(prepared):
                 # The next round is replayed while PostgreSQL writes this one's bets.
@@ -107,6 +107,9 @@ def rounds_ingest(*, documents: list, batch: bool = True, plain_json: bool = Fal
                     raise error.within(f"rounds[{index}]") if batch else error from None
                 except RoundConflict as conflict:
                     results.append(IngestResult(None, created=False, conflict=conflict))
+            # A shoe first seen in a refused document is not kept: it would bind the shoe's code to
+            # this table before any of its rounds was accepted.
+            Shoe.objects.filter(pk__in=[shoes[code].pk for code in new_shoes], rounds__isnull=True).delete()
             return results
 
 
@@ -234,16 +237,19 @@ def _orjson_text(document: object) -> bytes | None:
         return None
 
 
-def _shoes_locked(prepared: list[_Prepared]) -> dict[str, Shoe]:
+def _shoes_locked(prepared: list[_Prepared]) -> tuple[dict[str, Shoe], set[str]]:
     """Every shoe of the batch, created if new, locked in the order of their codes: one round of a
-    shoe is checked against its earlier rounds at a time, and two batches cannot deadlock."""
+    shoe is checked against its earlier rounds at a time, and two batches cannot deadlock. With the
+    codes of the shoes created here."""
     tables = {}
     for item in prepared:
         tables.setdefault(item.record.shoe, item.table)
+    created = set()
     for code, table in sorted(tables.items()):
-        Shoe.objects.get_or_create(code=code, defaults={"table": table})
+        if Shoe.objects.get_or_create(code=code, defaults={"table": table})[1]:
+            created.add(code)
     shoes = Shoe.objects.select_for_update().filter(code__in=tables).select_related("table").order_by("code")
-    return {shoe.code: shoe for shoe in shoes}
+    return {shoe.code: shoe for shoe in shoes}, created
 
 
 # --- storing ---------------------------------------------------------------------------------
