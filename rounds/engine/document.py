@@ -19,7 +19,7 @@ STATUSES = frozenset({"completed", "cancelled"})
 CANCEL_REASONS = frozenset({"card_unreadable", "network_failure", "malfunction", "procedure_error"})
 # The longest id (round, shoe, table, spot, player, bet) the back office keeps.
 MAX_ID_LENGTH = 64
-_AMOUNT = re.compile(r"\d+(\.\d{1,2})?")
+_AMOUNT = re.compile(r"[0-9]+(\.[0-9]{1,2})?")  # ASCII digits only: \d takes any script's
 # Amounts repeat across a round's bets ("10.00"): each distinct text is parsed once.
 _AMOUNTS: dict[str, Decimal] = {}
 _AMOUNTS_KEPT = 100_000
@@ -126,7 +126,7 @@ class _Reader:
 
     def round(self, doc: object) -> RoundRecord:
         doc = _object(doc, "document")
-        if doc.get("format") != 1 or isinstance(doc.get("format"), bool):
+        if type(doc.get("format")) is not int or doc["format"] != 1:  # not 1.0, not True
             raise RoundFormatError("format", "must be 1")
         status = _choice(doc, "status", STATUSES, "")
         cancel_reason = None

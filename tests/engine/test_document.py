@@ -19,6 +19,7 @@ def refusal(edit, strict_cards=False) -> str:
     [
         (lambda d: d.pop("round_id"), "round_id"),
         (lambda d: d.update(format=2), "format"),
+        (lambda d: d.update(format=1.0), "format"),  # format 1 is the integer 1 (issue 16)
         (lambda d: d.update(status="done"), "status"),
         (lambda d: d.update(status="cancelled"), "cancel_reason"),
         (lambda d: d.update(number=0), "number"),
@@ -32,6 +33,9 @@ def refusal(edit, strict_cards=False) -> str:
         (lambda d: d["bets"][2].update(stake="0.00"), "bets[2].stake"),
         (lambda d: d["bets"][2].update(stake="20.001"), "bets[2].stake"),
         (lambda d: d["bets"][2].update(stake=20.0), "bets[2].stake"),
+        # Only ASCII digits (issue 16): Arabic-Indic and full-width digits were stored as amounts.
+        (lambda d: d["bets"][2].update(stake="\u0662\u0660.00"), "bets[2].stake"),
+        (lambda d: d["bets"][2].update(stake="\uff12\uff10.00"), "bets[2].stake"),
         (lambda d: d["bets"][2].update(kind="lucky_seven"), "bets[2].kind"),
         (lambda d: d["bets"][2].update(spot="9"), "bets[2].spot"),
         (lambda d: d["bets"][3].update(bet_id=d["bets"][0]["bet_id"]), "bets[3].bet_id"),
