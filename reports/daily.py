@@ -40,17 +40,9 @@ from decimal import Decimal
 from django.db import connection, transaction
 
 from config.gaming_day import GamingDay, gaming_day
-from rounds.choices import ResettlementStatus, RoundStatus
+from rounds.choices import ProposalStatus, RoundStatus
 from rounds.engine.rules import SIDE_OPTION_KINDS
-from rounds.models import (
-    Adjustment,
-    Bet,
-    Finding,
-    Resettlement,
-    Round,
-    RoundCorrection,
-    TableDayTotal,
-)
+from rounds.models import Adjustment, Bet, Finding, Resettlement, Round, RoundCorrection, TableDayTotal
 from rounds.totals import player_totals_catch_up, top_odds
 from tables.models import Table
 
@@ -298,7 +290,7 @@ def _corrected_rounds(rounds: DayRounds) -> list[tuple]:
     where, params = replace(rounds, completed_only=False).where()
     where += " AND r.status = %s"
     sql = CORRECTED_ROUNDS_SQL.format(rounds=where, not_played=NOT_PLAYED_IN, **TABLES)
-    approved = ResettlementStatus.APPROVED.value
+    approved = ProposalStatus.APPROVED.value
     return fetch(sql, [approved, AFTER_MAX_ROUND, *params, RoundStatus.COMPLETED.value])
 
 

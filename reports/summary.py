@@ -16,7 +16,7 @@ money of its refunds and voids, its findings counted apart by what they are abou
 from django.db.models import Count, Q, Sum
 
 from config.gaming_day import GamingDay
-from rounds.choices import VoidStatus
+from rounds.choices import ProposalStatus
 from rounds.models import Finding, Refund, Resettlement, Round, VoidLine
 from rounds.outcome import RoundOutcome, outcome_q
 from tables.models import Table
@@ -58,7 +58,7 @@ def table_summary(
         count=Count("id"), amount=Sum("amount")
     )
     voided = VoidLine.objects.filter(
-        Q(void__status=VoidStatus.APPROVED), void__round__in=every_round
+        Q(void__status=ProposalStatus.APPROVED), void__round__in=every_round
     ).aggregate(reversed=Sum("reversed_returned"), stakes=Sum("returned_stake"))
     outside = sum(1 for row in figures if row.outside_99)
     return DailyTableSummary(

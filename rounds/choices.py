@@ -31,13 +31,9 @@ FindingCode = models.TextChoices(
 )
 
 
-class ResettlementStatus(models.TextChoices):
-    PROPOSED = "proposed", "Proposed"
-    APPROVED = "approved", "Approved"
-    REJECTED = "rejected", "Rejected"
+class ProposalStatus(models.TextChoices):
+    """Where a four-eyes proposal stands: a re-settlement or a void, decided by a second person."""
 
-
-class VoidStatus(models.TextChoices):
     PROPOSED = "proposed", "Proposed"
     APPROVED = "approved", "Approved"
     REJECTED = "rejected", "Rejected"

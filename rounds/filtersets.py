@@ -7,7 +7,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from config.filters import UtcDateTimeFilter
 from tables.choices import Game
 
-from .choices import FindingCode, IncidentKind, IncidentStatus, ResettlementStatus, RoundStatus, VoidStatus
+from .choices import FindingCode, IncidentKind, IncidentStatus, ProposalStatus, RoundStatus
 from .models import Bet, Finding, Incident, Resettlement, Round, Void
 from .outcome import RoundOutcome, outcome_q
 
@@ -81,7 +81,7 @@ class BetFilterSet(django_filters.FilterSet):
 
 class ResettlementFilterSet(django_filters.FilterSet):
     table = django_filters.CharFilter(field_name="round__table__code", label="Table code")
-    status = django_filters.MultipleChoiceFilter(choices=ResettlementStatus.choices)
+    status = django_filters.MultipleChoiceFilter(choices=ProposalStatus.choices)
     round = django_filters.CharFilter(field_name="round__round_id", label="Round id")
 
     class Meta:
@@ -91,7 +91,7 @@ class ResettlementFilterSet(django_filters.FilterSet):
 
 class VoidFilterSet(django_filters.FilterSet):
     table = django_filters.CharFilter(field_name="round__table__code", label="Table code")
-    status = django_filters.MultipleChoiceFilter(choices=VoidStatus.choices)
+    status = django_filters.MultipleChoiceFilter(choices=ProposalStatus.choices)
     round = django_filters.CharFilter(field_name="round__round_id", label="Round id")
 
     class Meta:

@@ -18,9 +18,8 @@ from .choices import (
     FindingCode,
     IncidentKind,
     IncidentStatus,
-    ResettlementStatus,
+    ProposalStatus,
     RoundStatus,
-    VoidStatus,
 )
 from .fields import JsonTextField
 
@@ -342,9 +341,7 @@ class Resettlement(models.Model):
     """A proposal to correct a round's payouts to what the engine computes; approved by a second person."""
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="resettlements")
-    status = models.CharField(
-        max_length=16, choices=ResettlementStatus.choices, default=ResettlementStatus.PROPOSED
-    )
+    status = models.CharField(max_length=16, choices=ProposalStatus.choices, default=ProposalStatus.PROPOSED)
     reason = models.TextField()
     proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     proposed_at = models.DateTimeField(auto_now_add=True)
@@ -460,7 +457,7 @@ class Void(models.Model):
         related_name="voids",
         help_text="The malfunction's incident, when one was opened.",
     )
-    status = models.CharField(max_length=16, choices=VoidStatus.choices, default=VoidStatus.PROPOSED)
+    status = models.CharField(max_length=16, choices=ProposalStatus.choices, default=ProposalStatus.PROPOSED)
     reason = models.TextField()
     proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     proposed_at = models.DateTimeField(auto_now_add=True)

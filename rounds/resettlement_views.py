@@ -15,7 +15,7 @@ from config.listing import BadgeColumn, FilteredListView, UtcDateTimeColumn
 from config.views import PermissionRequiredMixin
 
 from . import services
-from .choices import ResettlementStatus
+from .choices import ProposalStatus
 from .filtersets import ResettlementFilterSet
 from .models import Bet, Resettlement, Round
 
@@ -129,7 +129,7 @@ class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, Detail
         context = super().get_context_data(**kwargs)
         resettlement = self.object
         round_ = resettlement.round
-        approved = resettlement.status == ResettlementStatus.APPROVED
+        approved = resettlement.status == ProposalStatus.APPROVED
         user = self.request.user
         context.update(
             round=round_,
@@ -141,7 +141,7 @@ class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, Detail
             ),
             decision_form=kwargs.get("decision_form") or DecisionForm(),
             may_decide=(
-                resettlement.status == ResettlementStatus.PROPOSED
+                resettlement.status == ProposalStatus.PROPOSED
                 and user.has_perm("rounds.decide_resettlement")
                 and resettlement.proposed_by_id != user.pk
             ),

@@ -7,7 +7,7 @@ from decimal import Decimal
 from django.db.models import Count, DecimalField, F, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
-from .choices import ResettlementStatus, VoidStatus
+from .choices import ProposalStatus
 from .models import Adjustment, Bet, Finding, Hand, Refund, Round, RoundCorrection, Spot, VoidLine
 from .outcome import outcome_expression, outcome_of
 from .templatetags.cards import CardFace, total_text
@@ -260,14 +260,14 @@ def play_record_bets(player) -> QuerySet:
     and the void's net (stake returned less payout reversed) (one query)."""
     money = DecimalField(max_digits=14, decimal_places=2)
     adjusted = (
-        Adjustment.objects.filter(bet=OuterRef("pk"), resettlement__status=ResettlementStatus.APPROVED)
+        Adjustment.objects.filter(bet=OuterRef("pk"), resettlement__status=ProposalStatus.APPROVED)
         .values("bet")
         .annotate(total=Sum("amount"))
         .values("total")
     )
     refunded = Refund.objects.filter(bet=OuterRef("pk")).values("amount")[:1]
     voided = (
-        VoidLine.objects.filter(bet=OuterRef("pk"), void__status=VoidStatus.APPROVED)
+        VoidLine.objects.filter(bet=OuterRef("pk"), void__status=ProposalStatus.APPROVED)
         .annotate(net=F("returned_stake") - F("reversed_returned"))
         .values("net")[:1]
     )

@@ -20,7 +20,7 @@ from config.listing import BadgeColumn, FilteredListView, UtcDateTimeColumn
 from config.views import PermissionRequiredMixin
 
 from . import services
-from .choices import IncidentStatus, VoidStatus
+from .choices import IncidentStatus, ProposalStatus
 from .filtersets import VoidFilterSet
 from .models import Bet, Incident, Round, Void
 
@@ -83,7 +83,7 @@ def bet_lines(round_: Round, params, void: Void | None = None) -> dict:
     )
     totals.update(payout_reversed=-totals["returned"], net=totals["wagered"] - totals["returned"])
     recorded = {}
-    if void is not None and void.status == VoidStatus.APPROVED:
+    if void is not None and void.status == ProposalStatus.APPROVED:
         recorded = {line.bet_id: line for line in void.lines.filter(bet__in=[b.pk for b in page])}
     rows = []
     for bet in page:
@@ -213,14 +213,14 @@ class VoidDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
             currency=round_.table.currency,
             decision_form=kwargs.get("decision_form") or DecisionForm(),
             may_decide=(
-                void.status == VoidStatus.PROPOSED
+                void.status == ProposalStatus.PROPOSED
                 and user.has_perm("rounds.decide_void")
                 and void.proposed_by_id != user.pk
             ),
             own_proposal=void.proposed_by_id == user.pk,
             **bet_lines(round_, self.request.GET, void),
         )
-        if void.status == VoidStatus.APPROVED:
+        if void.status == ProposalStatus.APPROVED:
             context["recorded"] = void.lines.aggregate(
                 lines=Coalesce(Sum(Value(1)), 0),
                 net=Coalesce(Sum(F("returned_stake") - F("reversed_returned")), Value(0, output_field=MONEY)),

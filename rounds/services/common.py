@@ -6,6 +6,9 @@ record's state does not allow is a `TransitionRefused` (HTTP 409); deciding your
 """
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from ..choices import ProposalStatus
 
 
 class TransitionRefused(ValidationError):
@@ -28,3 +31,35 @@ def required_text(text: str, field: str, message: str) -> str:
 
 def by_name(user) -> str:
     return user.get_username() if user is not None else "the system"
+
+
+# --- four-eyes proposals (a re-settlement, a void): decided once, by someone else -------------------
+
+
+def proposal_decidable(proposal, decided_by, comment: str, *, name: str, decider: str):
+    """`proposal` (a Resettlement or a Void, called `name` in messages) locked with its round, still
+    proposed and not `decided_by`'s own; and the decision's comment, required."""
+    comment = required_text(comment, "comment", "Say why: the decision is kept with its comment.")
+    proposal = (
+        type(proposal).objects.select_for_update(of=("self",)).select_related("round").get(pk=proposal.pk)
+    )
+    if proposal.status != ProposalStatus.PROPOSED:
+        raise TransitionRefused(
+            f"{name[0].upper()}{name[1:]} {proposal.pk} was already {proposal.get_status_display().lower()} "
+            f"by {by_name(proposal.decided_by)}; a decision is not made twice."
+        )
+    if proposal.proposed_by_id == decided_by.pk:
+        raise OwnDecisionRefused(
+            f"You proposed {name} {proposal.pk}: another {decider} must approve or reject it."
+        )
+    return proposal, comment
+
+
+def proposal_decide(proposal, status: str, decided_by, comment: str):
+    """Record the decision on a proposal from `proposal_decidable`."""
+    proposal.status = status
+    proposal.decided_by = decided_by
+    proposal.decided_at = timezone.now()
+    proposal.decision_comment = comment
+    proposal.save(update_fields=["status", "decided_by", "decided_at", "decision_comment"])
+    return proposal

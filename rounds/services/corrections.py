@@ -10,7 +10,7 @@ IntegrityError becomes a TransitionRefused with a message, and its transaction r
 
 from django.db import IntegrityError, transaction
 
-from ..choices import CorrectionKind, ResettlementStatus, VoidStatus
+from ..choices import CorrectionKind, ProposalStatus
 from ..models import Resettlement, Round, RoundCorrection, Void
 from .common import TransitionRefused, by_name
 
@@ -63,10 +63,10 @@ def refuse_if_proposed(round_: Round, *, proposing: str) -> None:
     """One proposal at a time: a void is not proposed while a re-settlement awaits its decision, nor
     a re-settlement while a void does. `proposing`: "void" or "re-settlement"."""
     if proposing == "void":
-        pending = Resettlement.objects.filter(round_id=round_.pk, status=ResettlementStatus.PROPOSED)
+        pending = Resettlement.objects.filter(round_id=round_.pk, status=ProposalStatus.PROPOSED)
         what = "re-settlement"
     else:
-        pending = Void.objects.filter(round_id=round_.pk, status=VoidStatus.PROPOSED)
+        pending = Void.objects.filter(round_id=round_.pk, status=ProposalStatus.PROPOSED)
         what = "void"
     found = pending.order_by("id").first()
     if found is not None:

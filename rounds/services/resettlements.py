@@ -5,13 +5,12 @@ cancelled or voided is not re-settled."""
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
 
 from config.refusals import require_reason
 
-from ..choices import CorrectionKind, ResettlementStatus, RoundStatus
+from ..choices import CorrectionKind, ProposalStatus, RoundStatus
 from ..models import Adjustment, Bet, Resettlement, Round
-from .common import OwnDecisionRefused, TransitionRefused, by_name, required_text
+from .common import TransitionRefused, proposal_decidable, proposal_decide
 from .corrections import correction_record, refuse_if_corrected, refuse_if_proposed, round_locked
 
 
@@ -39,7 +38,7 @@ def resettlement_propose(*, round_: Round, proposed_by, reason: str) -> Resettle
         )
     pending = (
         Resettlement.objects.filter(
-            round=round_, status__in=[ResettlementStatus.PROPOSED, ResettlementStatus.APPROVED]
+            round=round_, status__in=[ProposalStatus.PROPOSED, ProposalStatus.APPROVED]
         )
         .order_by("-id")
         .first()
@@ -71,44 +70,20 @@ def resettlement_propose(*, round_: Round, proposed_by, reason: str) -> Resettle
         ) from None
 
 
-def _decidable(resettlement: Resettlement, decided_by, comment: str) -> tuple[Resettlement, str]:
-    comment = required_text(comment, "comment", "Say why: the decision is kept with its comment.")
-    resettlement = (
-        Resettlement.objects.select_for_update(of=("self",)).select_related("round").get(pk=resettlement.pk)
-    )
-    if resettlement.status != ResettlementStatus.PROPOSED:
-        raise TransitionRefused(
-            f"Re-settlement {resettlement.pk} was already {resettlement.get_status_display().lower()} "
-            f"by {by_name(resettlement.decided_by)}; a decision is not made twice."
-        )
-    if resettlement.proposed_by_id == decided_by.pk:
-        raise OwnDecisionRefused(
-            f"You proposed re-settlement {resettlement.pk}: another person must approve or reject it."
-        )
-    return resettlement, comment
-
-
-def _decide(resettlement: Resettlement, status: str, decided_by, comment: str) -> Resettlement:
-    resettlement.status = status
-    resettlement.decided_by = decided_by
-    resettlement.decided_at = timezone.now()
-    resettlement.decision_comment = comment
-    resettlement.save(update_fields=["status", "decided_by", "decided_at", "decision_comment"])
-    return resettlement
-
-
 @transaction.atomic
 def resettlement_approve(*, resettlement: Resettlement, decided_by, comment: str) -> Resettlement:
     """Approve: one Adjustment per bet whose computed returned differs (computed − reported), and
     the round's correction. Refused when the round was corrected (cancelled, voided) since."""
-    resettlement, comment = _decidable(resettlement, decided_by, comment)
+    resettlement, comment = proposal_decidable(
+        resettlement, decided_by, comment, name="re-settlement", decider="person"
+    )
     round_ = round_locked(resettlement.round)
     refuse_if_corrected(round_)
     Adjustment.objects.bulk_create(
         Adjustment(resettlement=resettlement, bet=bet, amount=bet.computed_returned - bet.returned)
         for bet in bets_to_adjust(round_)
     )
-    resettlement = _decide(resettlement, ResettlementStatus.APPROVED, decided_by, comment)
+    resettlement = proposal_decide(resettlement, ProposalStatus.APPROVED, decided_by, comment)
     correction_record(
         round_=round_, kind=CorrectionKind.RESETTLED, resettlement=resettlement, recorded_by=decided_by
     )
@@ -117,5 +92,7 @@ def resettlement_approve(*, resettlement: Resettlement, decided_by, comment: str
 
 @transaction.atomic
 def resettlement_reject(*, resettlement: Resettlement, decided_by, comment: str) -> Resettlement:
-    resettlement, comment = _decidable(resettlement, decided_by, comment)
-    return _decide(resettlement, ResettlementStatus.REJECTED, decided_by, comment)
+    resettlement, comment = proposal_decidable(
+        resettlement, decided_by, comment, name="re-settlement", decider="person"
+    )
+    return proposal_decide(resettlement, ProposalStatus.REJECTED, decided_by, comment)

@@ -9,14 +9,13 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from config.money import money_text
 from config.refusals import require_reason
 
-from ..choices import CorrectionKind, IncidentStatus, RoundStatus, VoidStatus
+from ..choices import CorrectionKind, IncidentStatus, ProposalStatus, RoundStatus
 from ..models import Bet, Incident, IncidentNote, Round, Void, VoidLine
-from .common import OwnDecisionRefused, TransitionRefused, by_name, required_text
+from .common import TransitionRefused, by_name, proposal_decidable, proposal_decide
 from .corrections import correction_record, refuse_if_corrected, refuse_if_proposed, round_locked
 
 
@@ -37,7 +36,7 @@ def void_propose(*, round_: Round, proposed_by, reason: str, incident: Incident 
             }
         )
     refuse_if_corrected(round_)
-    pending = Void.objects.filter(round=round_, status=VoidStatus.PROPOSED).first()
+    pending = Void.objects.filter(round=round_, status=ProposalStatus.PROPOSED).first()
     if pending is not None:
         raise TransitionRefused(
             {"round": f"Round {round_.round_id} already has void {pending.pk} proposed; nothing was changed."}
@@ -54,30 +53,6 @@ def void_propose(*, round_: Round, proposed_by, reason: str, incident: Incident 
         raise TransitionRefused({"round": f"Round {round_.round_id} already has a void proposed."}) from None
 
 
-def _decidable(void: Void, decided_by, comment: str) -> tuple[Void, str]:
-    comment = required_text(comment, "comment", "Say why: the decision is kept with its comment.")
-    void = Void.objects.select_for_update(of=("self",)).select_related("round").get(pk=void.pk)
-    if void.status != VoidStatus.PROPOSED:
-        raise TransitionRefused(
-            f"Void {void.pk} was already {void.get_status_display().lower()} by {by_name(void.decided_by)}; "
-            "a decision is not made twice."
-        )
-    if void.proposed_by_id == decided_by.pk:
-        raise OwnDecisionRefused(
-            f"You proposed void {void.pk}: another supervisor must approve or reject it."
-        )
-    return void, comment
-
-
-def _decide(void: Void, status: str, decided_by, comment: str) -> Void:
-    void.status = status
-    void.decided_by = decided_by
-    void.decided_at = timezone.now()
-    void.decision_comment = comment
-    void.save(update_fields=["status", "decided_by", "decided_at", "decision_comment"])
-    return void
-
-
 def void_lines(round_: Round) -> list[VoidLine]:
     """What voiding the round records, bet by bet (unsaved): the payout reversed, the stake returned."""
     bets = Bet.objects.filter(round=round_).only("id", "wagered", "returned").order_by("id")
@@ -88,7 +63,7 @@ def void_lines(round_: Round) -> list[VoidLine]:
 def void_approve(*, void: Void, decided_by, comment: str) -> Void:
     """Approve: one VoidLine per bet and the round's correction. Refused when the round was corrected
     (re-settled) since it was proposed."""
-    void, comment = _decidable(void, decided_by, comment)
+    void, comment = proposal_decidable(void, decided_by, comment, name="void", decider="supervisor")
     # The incident before the round, in the order incident_cancel_round takes them: no deadlock.
     incident = None
     if void.incident_id is not None:
@@ -99,7 +74,7 @@ def void_approve(*, void: Void, decided_by, comment: str) -> Void:
     for line in lines:
         line.void = void
     VoidLine.objects.bulk_create(lines, batch_size=2000)
-    void = _decide(void, VoidStatus.APPROVED, decided_by, comment)
+    void = proposal_decide(void, ProposalStatus.APPROVED, decided_by, comment)
     correction_record(round_=round_, kind=CorrectionKind.VOIDED, void=void, recorded_by=decided_by)
     if incident is not None:
         if incident.status == IncidentStatus.OPEN:
@@ -117,5 +92,5 @@ def void_approve(*, void: Void, decided_by, comment: str) -> Void:
 @transaction.atomic
 def void_reject(*, void: Void, decided_by, comment: str) -> Void:
     """Reject the proposal: nothing is voided; the round may be proposed again."""
-    void, comment = _decidable(void, decided_by, comment)
-    return _decide(void, VoidStatus.REJECTED, decided_by, comment)
+    void, comment = proposal_decidable(void, decided_by, comment, name="void", decider="supervisor")
+    return proposal_decide(void, ProposalStatus.REJECTED, decided_by, comment)

@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import F, Q
 from django.utils.functional import cached_property
 
-from rounds.choices import ResettlementStatus, RoundStatus, VoidStatus
+from rounds.choices import ProposalStatus, RoundStatus
 from rounds.models import Bet, Incident, Refund, Resettlement, Void
 from rounds.outcome import RoundOutcome, outcome_label
 
@@ -72,9 +72,7 @@ def round_corrections(context, round_) -> dict:
     incidents = Incident.objects.none()
     if present.refunds or present.incidents:
         incidents = Incident.objects.filter(Q(round=round_) | Q(refunds__bet__round=round_)).distinct()
-    pending = any(
-        r.status in (ResettlementStatus.PROPOSED, ResettlementStatus.APPROVED) for r in resettlements
-    )
+    pending = any(r.status in (ProposalStatus.PROPOSED, ProposalStatus.APPROVED) for r in resettlements)
     # One query for both: the bets to adjust (services.bets_to_adjust) and those the engine cannot
     # compute (computed NULL, which the exclusion keeps).
     differing, uncomputed = [], 0
@@ -89,8 +87,8 @@ def round_corrections(context, round_) -> dict:
     voids = []
     if present.voids:
         voids = list(round_.voids.select_related("proposed_by", "decided_by", "incident"))
-    void_proposed = any(v.status == VoidStatus.PROPOSED for v in voids)
-    resettlement_proposed = any(r.status == ResettlementStatus.PROPOSED for r in resettlements)
+    void_proposed = any(v.status == ProposalStatus.PROPOSED for v in voids)
+    resettlement_proposed = any(r.status == ProposalStatus.PROPOSED for r in resettlements)
     # One correction per bet: a round corrected (re-settled, cancelled, voided) takes no other, and
     # one proposal at a time awaits its decision.
     outcome = getattr(round_, "outcome", None) or RoundOutcome.COMPLETED
@@ -114,20 +112,20 @@ def round_corrections(context, round_) -> dict:
     for void in voids:
         void.may_decide = bool(
             user
-            and void.status == VoidStatus.PROPOSED
+            and void.status == ProposalStatus.PROPOSED
             and user.has_perm("rounds.decide_void")
             and void.proposed_by_id != user.pk
         )
     for resettlement in resettlements:
         resettlement.may_decide = bool(
             user
-            and resettlement.status == ResettlementStatus.PROPOSED
+            and resettlement.status == ProposalStatus.PROPOSED
             and user.has_perm("rounds.decide_resettlement")
             and resettlement.proposed_by_id != user.pk
         )
     return {
         "resettlements": resettlements,
-        "approved": next((r for r in resettlements if r.status == ResettlementStatus.APPROVED), None),
+        "approved": next((r for r in resettlements if r.status == ProposalStatus.APPROVED), None),
         "differing": differing,
         "uncomputed": uncomputed,
         "may_propose": may_propose,
