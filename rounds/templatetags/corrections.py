@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import F, Q
 from django.utils.functional import cached_property
 
-from rounds.choices import ProposalStatus, RoundStatus
+from rounds.choices import ProposalStatus
 from rounds.models import Bet, Incident, Refund, Resettlement, Void
 from rounds.outcome import RoundOutcome, outcome_label
 
@@ -92,7 +92,7 @@ def round_corrections(context, round_) -> dict:
     # One correction per bet: a round corrected (re-settled, cancelled, voided) takes no other, and
     # one proposal at a time awaits its decision.
     outcome = getattr(round_, "outcome", None) or RoundOutcome.COMPLETED
-    open_to_correction = outcome == RoundOutcome.COMPLETED and round_.status == RoundStatus.COMPLETED
+    open_to_correction = outcome == RoundOutcome.COMPLETED  # sent as completed, and not corrected
     may_propose = bool(
         user
         and user.has_perm("rounds.add_resettlement")
