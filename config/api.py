@@ -6,6 +6,8 @@ from rest_framework import pagination, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
+from config.money import AMOUNT_DIGITS, TOTAL_DIGITS
+
 
 def validation_error_data(error: DjangoValidationError) -> dict[str, list[str]]:
     """A service's ValidationError as {"field": ["message", ...]}; `__all__` becomes non_field_errors."""
@@ -71,10 +73,11 @@ class Pagination(pagination.PageNumberPagination):
 
 class MoneyField(serializers.DecimalField):
     """An amount such as "10.00": a decimal string out; in, a string or a JSON number with at most
-    2 decimals (floats are read by their shortest form, so 10.1 is 10.10 and 10.005 is refused)."""
+    2 decimals (floats are read by their shortest form, so 10.1 is 10.10 and 10.005 is refused).
+    In, it is an amount (at most 12 digits before the point); out, it may be a total (wider)."""
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("max_digits", 14)
+        kwargs.setdefault("max_digits", TOTAL_DIGITS if kwargs.get("read_only") else AMOUNT_DIGITS)
         kwargs.setdefault("decimal_places", 2)
         kwargs.setdefault("coerce_to_string", True)
         super().__init__(**kwargs)
@@ -132,14 +135,15 @@ ERROR_RESPONSES = {
     "401": "No credentials, or bad ones (a token or a session).",
     "403": "The user's role may not do this.",
     "404": "Nothing under this id (or a page past the last one).",
+    "413": "A request body larger than this operation takes (2.5 MiB; 32 MiB for POST /api/rounds/).",
     "415": "A request body in a media type this operation does not read.",
 }
 HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
 
 def _error_statuses(operation: dict) -> list[str]:
-    """401 and 403 everywhere (every endpoint needs a role); 400 where input is read, 415 where a
-    body is; 404 where something is looked up by its id, or pages are."""
+    """401 and 403 everywhere (every endpoint needs a role); 400 where input is read, 413 and 415
+    where a body is; 404 where something is looked up by its id, or pages are."""
     parameters = operation.get("parameters", [])
     statuses = ["401", "403"]
     if "requestBody" in operation or any(p["in"] == "query" for p in parameters):
@@ -147,7 +151,7 @@ def _error_statuses(operation: dict) -> list[str]:
     if any(p["in"] == "path" or p["name"] in ("page", "cursor") for p in parameters):
         statuses.append("404")
     if "requestBody" in operation:
-        statuses.append("415")
+        statuses += ["413", "415"]
     return statuses
 
 

@@ -12,6 +12,10 @@ from django.utils.safestring import SafeString
 
 from config.html import escaped
 
+# Stored widths: an amount as sent or set (12 digits before the point, the round format's limit),
+# and a sum or product of amounts (a round's, a day's, a payout at high odds), wider than any amount.
+AMOUNT_DIGITS = 14
+TOTAL_DIGITS = 24
 MINUS = "\u2212"
 NOTHING = "—"
 NO_AMOUNT_HTML = SafeString(f'<span class="money">{NOTHING}</span>')

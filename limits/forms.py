@@ -3,15 +3,22 @@
 from django import forms
 
 from config.forms import HISTORY_REASON_LENGTH, ReasonField, StakeField
+from rounds.engine.document import ID_CHARACTERS, MAX_ID_LENGTH
 from tables.choices import Currency, Game
 from tables.models import Table
 
 from .choices import AccountType, BetKind, PlayerStatus
+from .models import validate_player_id
 from .services import stake_range_check
 
 
 class PlayerCreateForm(forms.Form):
-    external_id = forms.CharField(label="Player id", max_length=64, help_text="As the game server sends it.")
+    external_id = forms.CharField(
+        label="Player id",
+        max_length=MAX_ID_LENGTH,
+        validators=[validate_player_id],
+        help_text=f"As the game server sends it: the characters {ID_CHARACTERS}.",
+    )
     display_name = forms.CharField(max_length=100, required=False)
     account_type = forms.ChoiceField(choices=AccountType.choices, initial=AccountType.REAL)
     currency = forms.ChoiceField(choices=Currency.choices)

@@ -3,12 +3,14 @@
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
-from config.money import money_text
+from config.money import AMOUNT_DIGITS, money_text
+from rounds.engine.document import RESERVED_PLAYER_IDS, id_problem
 from tables.choices import Currency, Game
 from tables.models import Table
 
@@ -22,9 +24,22 @@ def stake_range_text(low: Decimal | None, high: Decimal | None, currency: str) -
     return f"{money_text(low)} to {money_text(high)} {currency}"
 
 
+def validate_player_id(value: str) -> None:
+    """A player id as the round format defines it (and not a word of the player pages' own)."""
+    problem = id_problem(value)
+    if problem is None and value in RESERVED_PLAYER_IDS:
+        problem = f"{value!r} names a page of Pitboss: not a player id"
+    if problem:
+        raise ValidationError(problem, code="invalid")
+
+
 def money_field(verbose_name: str, **options) -> models.DecimalField:
     return models.DecimalField(
-        verbose_name, max_digits=14, decimal_places=2, validators=[MinValueValidator(CENT)], **options
+        verbose_name,
+        max_digits=AMOUNT_DIGITS,
+        decimal_places=2,
+        validators=[MinValueValidator(CENT)],
+        **options,
     )
 
 

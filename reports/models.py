@@ -10,7 +10,7 @@ readable and downloadable. A day's *current* run is its latest succeeded run not
 from django.conf import settings
 from django.db import models
 
-from rounds.models import money
+from rounds.models import money_total
 from tables.models import Table
 
 
@@ -98,15 +98,15 @@ class DailyFigures(models.Model):
     rounds = models.PositiveIntegerField()
     bets = models.PositiveIntegerField()
     players = models.PositiveIntegerField()
-    wagered = money("wagered (handle)")
-    returned = money(help_text="Returned as settled, with approved adjustments.")
-    gross_gaming_revenue = money()
-    observed_rtp = models.DecimalField(max_digits=9, decimal_places=4, null=True)
-    theoretical_rtp = models.DecimalField(max_digits=9, decimal_places=4, null=True)
-    ci95_low = models.DecimalField(max_digits=9, decimal_places=4, null=True)
-    ci95_high = models.DecimalField(max_digits=9, decimal_places=4, null=True)
-    ci99_low = models.DecimalField(max_digits=9, decimal_places=4, null=True)
-    ci99_high = models.DecimalField(max_digits=9, decimal_places=4, null=True)
+    wagered = money_total("wagered (handle)")
+    returned = money_total(help_text="Returned as settled, with approved adjustments.")
+    gross_gaming_revenue = money_total()
+    observed_rtp = models.DecimalField(max_digits=12, decimal_places=4, null=True)
+    theoretical_rtp = models.DecimalField(max_digits=12, decimal_places=4, null=True)
+    ci95_low = models.DecimalField(max_digits=12, decimal_places=4, null=True)
+    ci95_high = models.DecimalField(max_digits=12, decimal_places=4, null=True)
+    ci99_low = models.DecimalField(max_digits=12, decimal_places=4, null=True)
+    ci99_high = models.DecimalField(max_digits=12, decimal_places=4, null=True)
     outside_99 = models.BooleanField(
         default=False, help_text="The theoretical RTP lies outside the 99% interval of the observed."
     )
@@ -157,9 +157,9 @@ class DailyTableSummary(models.Model):
     resettled_rounds = models.PositiveIntegerField(default=0, help_text="With an approved re-settlement.")
     resettlements = models.PositiveIntegerField(help_text="Re-settlements proposed, whatever their status.")
     refunds = models.PositiveIntegerField(default=0, help_text="Bets refunded.")
-    refunded = money(default=0, help_text="What the refunds returned.")
-    voided_reversed = money(default=0, help_text="Payouts taken back by approved voids.")
-    voided_stakes_returned = money(default=0, help_text="Stakes given back by approved voids.")
+    refunded = money_total(default=0, help_text="What the refunds returned.")
+    voided_reversed = money_total(default=0, help_text="Payouts taken back by approved voids.")
+    voided_stakes_returned = money_total(default=0, help_text="Stakes given back by approved voids.")
     findings = models.PositiveIntegerField(help_text="Every finding.")
     limit_findings = models.PositiveIntegerField(default=0, help_text="limit_breached, seat_not_allowed.")
     money_findings = models.PositiveIntegerField(
@@ -195,13 +195,13 @@ class DailyExposure(models.Model):
     currency = models.CharField(max_length=3)
     kind = models.CharField(max_length=24)
     bets = models.PositiveIntegerField()
-    stakes = money()
-    returned = money()
-    observed_rtp = models.DecimalField(max_digits=9, decimal_places=4, null=True)
-    theoretical_rtp = models.DecimalField(max_digits=9, decimal_places=4, null=True)
-    liability_total = money(help_text="Every stake paid at the top pattern's odds (winnings only).")
+    stakes = money_total()
+    returned = money_total()
+    observed_rtp = models.DecimalField(max_digits=12, decimal_places=4, null=True)
+    theoretical_rtp = models.DecimalField(max_digits=12, decimal_places=4, null=True)
+    liability_total = money_total(help_text="Every stake paid at the top pattern's odds (winnings only).")
     peak_round_id = models.CharField(max_length=64, blank=True)
-    peak_liability = money(default=0)
+    peak_liability = money_total(default=0)
     top_players = models.JSONField(
         default=list, help_text='[{"player": id, "bets": n, "stakes": "x", "liability": "y"}], largest first'
     )
@@ -210,7 +210,7 @@ class DailyExposure(models.Model):
         help_text='[{"pattern": p, "hits": n, "expected": x, "p_value": y}] against the exact odds',
     )
     after_max_round_bets = models.PositiveIntegerField(default=0)
-    after_max_round_stakes = money(default=0)
+    after_max_round_stakes = money_total(default=0)
     run = models.ForeignKey(ReportRun, on_delete=models.PROTECT, related_name="+")
 
     class Meta:

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from config.money import money_text
+from config.money import AMOUNT_DIGITS, TOTAL_DIGITS, money_text
 from limits.models import Player
 from tables.models import Table, TableConfiguration
 
@@ -25,7 +25,15 @@ from .fields import JsonTextField
 
 
 def money(verbose_name: str = "", **options) -> models.DecimalField:
-    return models.DecimalField(verbose_name, max_digits=14, decimal_places=2, **options)
+    """An amount as a game server sends it: at most 12 digits before the point (the round format's
+    MAX_AMOUNT_DIGITS)."""
+    return models.DecimalField(verbose_name, max_digits=AMOUNT_DIGITS, decimal_places=2, **options)
+
+
+def money_total(verbose_name: str = "", **options) -> models.DecimalField:
+    """A sum or a product of amounts (a round's, a day's, a payout at high odds): wider than any
+    amount sent, so that no stake the format accepts can overflow it."""
+    return models.DecimalField(verbose_name, max_digits=TOTAL_DIGITS, decimal_places=2, **options)
 
 
 class Shoe(models.Model):
@@ -75,10 +83,10 @@ class Round(models.Model):
     )
     players = models.PositiveIntegerField(default=0)
     bet_count = models.PositiveIntegerField(default=0)
-    wagered = money("wagered (reported)", default=0)
-    returned = money("returned (reported)", default=0)
-    computed_wagered = money(default=0)
-    computed_returned = money(default=0)
+    wagered = money_total("wagered (reported)", default=0)
+    returned = money_total("returned (reported)", default=0)
+    computed_wagered = money_total(default=0)
+    computed_returned = money_total(default=0)
     finding_count = models.PositiveIntegerField(default=0)
     reviewed_at = models.DateTimeField(null=True, blank=True)
     reviewed_by = models.ForeignKey(
@@ -163,8 +171,8 @@ class Bet(models.Model):
     stake = money()
     wagered = money("wagered (reported)")
     returned = money("returned (reported)")
-    computed_wagered = money(null=True)
-    computed_returned = money(null=True)
+    computed_wagered = money_total(null=True)
+    computed_returned = money_total(null=True)
     computed_pattern = models.CharField(
         max_length=24, blank=True, help_text="The side option pattern the engine found paying, if any."
     )
@@ -235,13 +243,13 @@ class TableDayTotal(models.Model):
     kind = models.CharField(max_length=24)
     rounds = models.PositiveIntegerField()
     bets = models.PositiveIntegerField()
-    stakes = money()
-    wagered = money("ΣW_r (reported)")
-    returned = money("ΣR_r (reported)")
+    stakes = money_total()
+    wagered = money_total("ΣW_r (reported)")
+    returned = money_total("ΣR_r (reported)")
     wagered_squared = moment("ΣW_r²")
     returned_squared = moment("ΣR_r²")
     wagered_returned = moment("ΣW_rR_r")
-    largest_round_stakes = money(help_text="The most the kind staked in one round.")
+    largest_round_stakes = money_total(help_text="The most the kind staked in one round.")
     largest_round = models.ForeignKey(
         Round,
         on_delete=models.PROTECT,
@@ -253,7 +261,7 @@ class TableDayTotal(models.Model):
     after_max_round_bets = models.PositiveIntegerField(
         default=0, help_text="Side-option bets staked after the option's max round of the shoe."
     )
-    after_max_round_stakes = money(default=0)
+    after_max_round_stakes = money_total(default=0)
 
     class Meta:
         constraints = [
@@ -306,8 +314,8 @@ class PlayerDayTotal(models.Model):
         Player, on_delete=models.PROTECT, related_name="+", db_index=False, **ROUND_ROW_LINK
     )
     bets = models.PositiveIntegerField()
-    stakes = money()
-    liability = money(
+    stakes = money_total()
+    liability = money_total(
         help_text="A side option's stakes paid at the odds of the top pattern of each round's paytable "
         "(winnings only); 0 for other kinds."
     )
@@ -372,7 +380,7 @@ class Adjustment(models.Model):
 
     resettlement = models.ForeignKey(Resettlement, on_delete=models.PROTECT, related_name="adjustments")
     bet = models.ForeignKey(Bet, on_delete=models.PROTECT, related_name="adjustments")
-    amount = money()
+    amount = money_total()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -433,7 +441,7 @@ class Refund(models.Model):
 
     incident = models.ForeignKey(Incident, on_delete=models.PROTECT, related_name="refunds")
     bet = models.ForeignKey(Bet, on_delete=models.PROTECT, related_name="refunds")
-    amount = money()
+    amount = money_total()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

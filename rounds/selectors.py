@@ -4,11 +4,24 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 
-from django.db.models import Count, DecimalField, F, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
+from config.filters import in_utc
+
 from .choices import ProposalStatus
-from .models import Adjustment, Bet, Finding, Hand, Refund, Round, RoundCorrection, Spot, VoidLine
+from .models import (
+    Adjustment,
+    Bet,
+    Finding,
+    Hand,
+    Refund,
+    Round,
+    RoundCorrection,
+    Spot,
+    VoidLine,
+    money_total,
+)
 from .outcome import outcome_expression, outcome_of
 from .templatetags.cards import CardFace, total_text
 
@@ -48,7 +61,8 @@ def _parse_key(text: str, fields: tuple[str, ...]) -> tuple | None:
                 values.append(int(part))
             else:
                 moment = datetime.fromisoformat(part)
-                if moment.tzinfo is None:
+                moment = moment if moment.tzinfo else None
+                if moment is None:
                     return None
                 values.append(moment)
     except ValueError:
@@ -258,7 +272,7 @@ def shoe_neighbours(round_: Round) -> tuple[Round | None, Round | None]:
 def play_record_bets(player) -> QuerySet:
     """A player's bets with their round and its outcome, the approved adjustments' sum, the refund
     and the void's net (stake returned less payout reversed) (one query)."""
-    money = DecimalField(max_digits=14, decimal_places=2)
+    money = money_total()
     adjusted = (
         Adjustment.objects.filter(bet=OuterRef("pk"), resettlement__status=ProposalStatus.APPROVED)
         .values("bet")
@@ -289,7 +303,7 @@ def play_record_totals(player, first: date, last: date) -> list[dict]:
     Summed by the database (one GROUP BY query) by the rounds' stored gaming day; net is what the
     player won: returned − wagered.
     """
-    zero = Value(Decimal("0.00"), output_field=DecimalField(max_digits=14, decimal_places=2))
+    zero = Value(Decimal("0.00"), output_field=money_total())
     rows = (
         Bet.objects.filter(player=player, round__gaming_day__range=(first, last))
         .annotate(day=F("round__gaming_day"), currency=F("round__table__currency"))
@@ -306,7 +320,7 @@ def play_record_totals(player, first: date, last: date) -> list[dict]:
 
 def play_record_period_totals(player, first: date, last: date) -> list[dict]:
     """The whole period per currency (one query)."""
-    zero = Value(Decimal("0.00"), output_field=DecimalField(max_digits=14, decimal_places=2))
+    zero = Value(Decimal("0.00"), output_field=money_total())
     rows = (
         Bet.objects.filter(player=player, round__gaming_day__range=(first, last))
         .values(currency=F("round__table__currency"))

@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db.models import DecimalField, F, Q, Sum, Value
+from django.db.models import F, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
@@ -22,10 +22,10 @@ from config.views import PermissionRequiredMixin
 from . import services
 from .choices import IncidentStatus, ProposalStatus
 from .filtersets import VoidFilterSet
-from .models import Bet, Incident, Round, Void
+from .models import Bet, Incident, Round, Void, money_total
 
 LINES_PER_PAGE = 100
-MONEY = DecimalField(max_digits=14, decimal_places=2)
+MONEY = money_total()
 
 
 class VoidTable(tables.Table):

@@ -8,7 +8,8 @@ from rest_framework import serializers
 
 from config.api import InputSerializer, MoneyField, SlugRelatedField
 from limits.choices import TABLE_LIMIT_KINDS, AccountType, BetKind, PlayerStatus
-from limits.models import PersonalLimit, Player, TableLimit
+from limits.models import PersonalLimit, Player, TableLimit, validate_player_id
+from rounds.engine.document import MAX_ID_LENGTH
 from tables.choices import Currency, Game
 from tables.models import Table
 
@@ -32,7 +33,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 
 class PlayerCreateSerializer(InputSerializer):
-    external_id = serializers.CharField(max_length=64)
+    external_id = serializers.CharField(max_length=MAX_ID_LENGTH, validators=[validate_player_id])
     display_name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     account_type = serializers.ChoiceField(choices=AccountType.choices, default=AccountType.REAL)
     currency = serializers.ChoiceField(choices=Currency.choices)

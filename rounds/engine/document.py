@@ -7,7 +7,7 @@ payout, a forbidden double) is left for `replay` to report as a finding.
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -17,9 +17,28 @@ from .rules import BET_KINDS
 ACTIONS = frozenset({"hit", "stand", "double", "split", "surrender"})
 STATUSES = frozenset({"completed", "cancelled"})
 CANCEL_REASONS = frozenset({"card_unreadable", "network_failure", "malfunction", "procedure_error"})
-# The longest id (round, shoe, table, spot, player, bet) the back office keeps.
+# An id (round, shoe, table, spot, player, bet) is 1 to 64 of these ASCII characters, and not only
+# dots: safe in a URL path, a file name and a log line without escaping.
 MAX_ID_LENGTH = 64
-_AMOUNT = re.compile(r"[0-9]+(\.[0-9]{1,2})?")  # ASCII digits only: \d takes any script's
+ID_CHARACTERS = "A-Z a-z 0-9 . _ : -"
+_ID = re.compile(rf"[A-Za-z0-9._:-]{{1,{MAX_ID_LENGTH}}}")
+# Words that name the portal's own pages where a round's or a player's page would be
+# (/rounds/incidents/, /limits/players/new/): no round or player may be called so.
+RESERVED_ROUND_IDS = frozenset({"incidents", "players", "resettlements", "voids"})
+RESERVED_PLAYER_IDS = frozenset({"new"})
+# Amounts: ASCII digits only (\d takes any script's), at most 12 before the point (money columns).
+MAX_AMOUNT_DIGITS = 12
+_AMOUNT = re.compile(rf"[0-9]{{1,{MAX_AMOUNT_DIGITS}}}(\.[0-9]{{1,2}})?")
+# The round's number in its shoe is stored in a 32-bit column.
+MAX_ROUND_NUMBER = 2**31 - 1
+# A seat number; one the table does not have is a finding (seat_invalid), not a refusal.
+MAX_SEAT = 999
+# A hand stops at 21, and every card counts at least 1: 21 aces is the most a hand can hold.
+MAX_HAND_CARDS = 21
+# A shared deal's cards come from one shoe: 8 decks at most.
+MAX_SHOE_CARDS = 8 * 52
+# Rounds are played in this century: earlier or far-future times cannot be a gaming day.
+EARLIEST_TIME = datetime(2000, 1, 1, tzinfo=UTC)
 # Amounts repeat across a round's bets ("10.00"): each distinct text is parsed once.
 _AMOUNTS: dict[str, Decimal] = {}
 _AMOUNTS_KEPT = 100_000
@@ -137,22 +156,25 @@ class _Reader:
         if closed_at < opened_at:
             raise RoundFormatError("closed_at", "is before opened_at")
         number = _required(doc, "number", "")
-        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-            raise RoundFormatError("number", "must be a whole number of at least 1")
+        if type(number) is not int or not 1 <= number <= MAX_ROUND_NUMBER:
+            raise RoundFormatError("number", f"must be a whole number from 1 to {MAX_ROUND_NUMBER}")
         cut_card = _required(doc, "cut_card", "")
         if not isinstance(cut_card, bool):
             raise RoundFormatError("cut_card", "must be true or false")
+        round_id = _id(doc, "round_id", "")
+        if round_id in RESERVED_ROUND_IDS:
+            raise RoundFormatError("round_id", f"{round_id!r} names a page of Pitboss: not a round id")
         record = RoundRecord(
-            round_id=_text(doc, "round_id", ""),
-            table=_text(doc, "table", ""),
-            shoe=_text(doc, "shoe", ""),
+            round_id=round_id,
+            table=_id(doc, "table", ""),
+            shoe=_id(doc, "shoe", ""),
             number=number,
             opened_at=opened_at,
             closed_at=closed_at,
             status=status,
             cancel_reason=cancel_reason,
             cut_card=cut_card,
-            dealer=self.cards(_required(doc, "dealer", ""), "dealer"),
+            dealer=self.cards(_required(doc, "dealer", ""), "dealer", MAX_HAND_CARDS),
             shared=self.shared(doc),
             spots=[],
             bets=[],
@@ -180,9 +202,11 @@ class _Reader:
             record.bets.append(parsed)
         return record
 
-    def cards(self, value: object, where: str) -> list[str]:
+    def cards(self, value: object, where: str, most: int) -> list[str]:
         if not isinstance(value, list):
             raise RoundFormatError(where, "must be a list of cards")
+        if len(value) > most:
+            raise RoundFormatError(where, f"holds {len(value)} cards: at most {most}")
         if all(type(card) is str for card in value) and (not self.strict_cards or CARD_SET.issuperset(value)):
             return value
         for index, card in enumerate(value):
@@ -200,44 +224,50 @@ class _Reader:
             return None
         shared = _object(shared, "shared")
         return SharedDeal(
-            initial=self.cards(_required(shared, "initial", "shared"), "shared.initial"),
-            draws=self.cards(shared.get("draws", []), "shared.draws"),
+            initial=self.cards(_required(shared, "initial", "shared"), "shared.initial", MAX_HAND_CARDS),
+            draws=self.cards(shared.get("draws", []), "shared.draws", MAX_SHOE_CARDS),
         )
 
     def spot(self, value: object) -> SpotRecord:
         try:  # the common, well-formed case, checked in one pass
-            spot_id, seat, player = value["spot"], value["seat"], value["player"]
-            hands = [self.plain_hand(hand) for hand in value["hands"]]
-            if (seat is None or type(seat) is int) and _name(spot_id) and _name(player):
+            spot_id, seat, player, hands = value["spot"], value["seat"], value["player"], value["hands"]
+            if type(hands) is not list:
+                raise _NotPlain
+            hands = [self.plain_hand(hand) for hand in hands]
+            if (
+                (seat is None or type(seat) is int and 0 <= seat <= MAX_SEAT)
+                and _name(spot_id)
+                and _player(player)
+            ):
                 return SpotRecord(spot_id, seat, player, hands)
         except (KeyError, TypeError, _NotPlain):
             pass
         return self.checked_spot(value)
 
     def plain_hand(self, hand: dict) -> HandRecord:
-        cards = hand["cards"]
-        if type(cards) is not list or not CARD_SET.issuperset(cards):
+        cards, actions = hand["cards"], hand["actions"]
+        if type(cards) is not list or len(cards) > MAX_HAND_CARDS or not CARD_SET.issuperset(cards):
             raise _NotPlain
-        return HandRecord(cards, [_PLAIN_ACTIONS[action] for action in hand["actions"]])
+        if type(actions) is not list:
+            raise _NotPlain
+        return HandRecord(cards, [_PLAIN_ACTIONS[action] for action in actions])
 
     def checked_spot(self, value: object) -> SpotRecord:
         spot = _object(value, "")
         seat = spot.get("seat")
-        if seat is not None and (type(seat) is not int):
-            raise RoundFormatError("seat", "must be a seat number or null")
+        if seat is not None and (type(seat) is not int or not 0 <= seat <= MAX_SEAT):
+            raise RoundFormatError("seat", f"must be a seat number from 0 to {MAX_SEAT}, or null")
         hands = []
         for index, hand in enumerate(_list(spot, "hands", "")):
             try:
                 hands.append(self.hand(hand))
             except RoundFormatError as error:
                 raise error.within(f"hands[{index}]") from None
-        return SpotRecord(
-            spot=_text(spot, "spot", ""), seat=seat, player=_text(spot, "player", ""), hands=hands
-        )
+        return SpotRecord(spot=_id(spot, "spot", ""), seat=seat, player=_player_id(spot), hands=hands)
 
     def hand(self, value: object) -> HandRecord:
         hand = _object(value, "")
-        cards = self.cards(_required(hand, "cards", ""), "cards")
+        cards = self.cards(_required(hand, "cards", ""), "cards", MAX_HAND_CARDS)
         actions = []
         for number, action in enumerate(_list(hand, "actions", "")):
             parsed = _PLAIN_ACTIONS.get(action) if type(action) is str else None
@@ -250,7 +280,7 @@ class _Reader:
             stake = _AMOUNTS[value["stake"]]
             wagered = _AMOUNTS[value["wagered"]]
             returned = _AMOUNTS[value["returned"]]
-            if kind in _KINDS_WITHOUT_OPTIONS and stake and _name(bet_id) and _name(player) and _name(spot):
+            if kind in _KINDS_WITHOUT_OPTIONS and stake and _name(bet_id) and _player(player) and _name(spot):
                 return BetRecord(bet_id, player, kind, spot, stake, wagered, returned)
         except (KeyError, TypeError):
             pass
@@ -263,10 +293,10 @@ class _Reader:
             raise RoundFormatError("stake", "must be above 0")
         kind = _choice(bet, "kind", BET_KINDS, "")
         record = BetRecord(
-            bet_id=_text(bet, "bet_id", ""),
-            player=_text(bet, "player", ""),
+            bet_id=_id(bet, "bet_id", ""),
+            player=_player_id(bet),
             kind=kind,
-            spot=_text(bet, "spot", ""),
+            spot=_id(bet, "spot", ""),
             stake=stake,
             wagered=_amount(bet, "wagered"),
             returned=_amount(bet, "returned"),
@@ -285,8 +315,27 @@ class _NotPlain(Exception):
     """Leave the fast path: the checked path names what is wrong."""
 
 
+def id_problem(value: object) -> str | None:
+    """What keeps `value` from being an id (None when it is one): the one definition of an id."""
+    if type(value) is not str or not value or value.isspace():
+        return "must be a non-empty string"
+    if len(value) > MAX_ID_LENGTH:
+        return f"must be at most {MAX_ID_LENGTH} characters"
+    if "\x00" in value:
+        return "must not contain a NUL character"
+    if not _ID.fullmatch(value):
+        return f"{value!r} is not an id: only the characters {ID_CHARACTERS}"
+    if not value.strip("."):
+        return "must not be only dots"
+    return None
+
+
 def _name(value: object) -> bool:
-    return type(value) is str and value.strip() != "" and len(value) <= MAX_ID_LENGTH and "\x00" not in value
+    return type(value) is str and _ID.fullmatch(value) is not None and value.strip(".") != ""
+
+
+def _player(value: object) -> bool:
+    return _name(value) and value not in RESERVED_PLAYER_IDS
 
 
 def _path(where: str, name: str) -> str:
@@ -305,15 +354,19 @@ def _required(doc: dict, name: str, where: str) -> object:
     return doc[name]
 
 
-def _text(doc: dict, name: str, where: str) -> str:
+def _id(doc: dict, name: str, where: str) -> str:
     value = _required(doc, name, where)
-    if type(value) is not str or not value or value.isspace():
-        raise RoundFormatError(_path(where, name), "must be a non-empty string")
-    if len(value) > MAX_ID_LENGTH:
-        raise RoundFormatError(_path(where, name), f"must be at most {MAX_ID_LENGTH} characters")
-    if "\x00" in value:  # no id holds one, and PostgreSQL cannot store one
-        raise RoundFormatError(_path(where, name), "must not contain a NUL character")
+    problem = id_problem(value)
+    if problem:
+        raise RoundFormatError(_path(where, name), problem)
     return value
+
+
+def _player_id(doc: dict) -> str:
+    player = _id(doc, "player", "")
+    if player in RESERVED_PLAYER_IDS:
+        raise RoundFormatError("player", f"{player!r} names a page of Pitboss: not a player id")
+    return player
 
 
 def _list(doc: dict, name: str, where: str) -> list:
@@ -325,7 +378,7 @@ def _list(doc: dict, name: str, where: str) -> list:
 
 def _choice(doc: dict, name: str, allowed, where: str) -> str:
     value = _required(doc, name, where)
-    if value not in allowed:
+    if type(value) is not str or value not in allowed:
         raise RoundFormatError(_path(where, name), f"{value!r} is not one of {', '.join(sorted(allowed))}")
     return value
 
@@ -346,7 +399,9 @@ def _amount(doc: dict, name: str) -> Decimal:
         raise RoundFormatError(name, "an amount is a decimal string such as '10.00', never a number")
     if not _AMOUNT.fullmatch(value):
         raise RoundFormatError(
-            name, f"{value!r} is not an amount: digits, at most 2 decimals, never negative"
+            name,
+            f"{value!r} is not an amount: at most {MAX_AMOUNT_DIGITS} digits, at most 2 decimals, "
+            "never negative",
         )
     amount = Decimal(value).quantize(Decimal("0.01"))
     if len(_AMOUNTS) < _AMOUNTS_KEPT:
@@ -355,13 +410,21 @@ def _amount(doc: dict, name: str) -> Decimal:
 
 
 def _timestamp(doc: dict, name: str) -> datetime:
-    value = _text(doc, name, "")
+    value = _required(doc, name, "")
+    if type(value) is not str or len(value) > 40:
+        raise RoundFormatError(name, "must be an ISO 8601 time such as '2026-11-28T18:20:05Z'")
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise RoundFormatError(name, f"{value!r} is not an ISO 8601 time") from None
     if moment.tzinfo is None:
         raise RoundFormatError(name, "needs a time zone (for instance a trailing Z for UTC)")
+    try:
+        in_utc = moment.astimezone(UTC)
+    except OverflowError:
+        in_utc = None
+    if in_utc is None or in_utc < EARLIEST_TIME or in_utc.year > 9998:
+        raise RoundFormatError(name, f"{value!r} is not a time a round can be played at (from 2000 on)")
     return moment
 
 
@@ -369,7 +432,7 @@ def _action(value: object, where: str) -> Action:
     requested = None
     if isinstance(value, dict):
         requested = value.get("requested")
-        if requested is not None and requested not in ACTIONS:
+        if requested is not None and (type(requested) is not str or requested not in ACTIONS):
             raise RoundFormatError(f"{where}.requested", f"{requested!r} is not an action")
         value = value.get("action")
         where = f"{where}.action"

@@ -31,7 +31,7 @@ def variant(document: dict, round_id: str, *, number: int | None = None, **field
     changed = copy.deepcopy(document)
     changed["round_id"] = round_id
     for bet in changed["bets"]:
-        bet["bet_id"] = f"{round_id}/{bet['bet_id']}"
+        bet["bet_id"] = f"{round_id}:{bet['bet_id']}"
     if number is not None:
         changed["number"] = number
     changed.update(fields)
@@ -307,7 +307,7 @@ def test_a_stake_outside_the_players_limit_is_a_limit_breach(base):
     now = timezone.now() + timedelta(minutes=1)
     round_ingest(document=variant(base, "R-9", number=9, opened_at=iso(now), closed_at=iso(now)))
     breach = Finding.objects.get(
-        round__round_id="R-9", code="limit_breached", bet__bet_id=f"R-9/{main['bet_id']}"
+        round__round_id="R-9", code="limit_breached", bet__bet_id=f"R-9:{main['bet_id']}"
     )
     assert main["player"] in breach.message
 
