@@ -24,6 +24,7 @@ INGEST_FINDING_CODES = {
     "shoe_round_repeated": "Round number repeated in the shoe",
     "shoe_after_cut_card": "Round after the shoe's cut-card round",
     "no_configuration": "No table configuration in force",
+    "table_closed": "Round opened while the table was closed",
 }
 FindingCode = models.TextChoices(
     "FindingCode",

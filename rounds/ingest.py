@@ -43,6 +43,7 @@ from tables.selectors import configuration_in_force
 
 from .bulk import JsonText, insert_rows, json_text, reserve_ids_of, rows_written
 from .models import Bet, Finding, Hand, Round, Shoe, Spot
+from .table_state import TABLE_CLOSED, opened_while_closed
 from .totals import round_totals_add
 
 AFTER_MAX_ROUND = "side_option_after_max_round"
@@ -95,6 +96,9 @@ def rounds_ingest(*, documents: list, batch: bool = True, plain_json: bool = Fal
             _prepare(document, f"rounds[{index}]" if batch else "", plain_json)
             for index, document in enumerate(documents)
         ]
+        closed = opened_while_closed([(item.table, item.record.opened_at) for item in prepared])
+        for item, message in zip(prepared, closed, strict=True):
+            item.findings += [_finding(TABLE_CLOSED, message)] if message else []
         with transaction.atomic():
             shoes, new_shoes = _shoes_locked(prepared)
             results = []
@@ -313,6 +317,7 @@ def _store(item: _Prepared, shoe: Shoe, meanwhile: Callable[[], object] | None =
         findings.append(
             _finding("no_configuration", f"{table.code} had no configuration in force at {record.opened_at}.")
         )
+    findings += item.findings  # the table's status when the round opened
     findings += _shoe_findings(shoe, record, table)
     player_ids = {b.player for b in record.bets} | {s.player for s in record.spots}
     players = _players(record, table, player_ids)

@@ -155,6 +155,8 @@ class TableStatusChange(models.Model):
 
     class Meta:
         ordering = ["-changed_at", "-id"]
+        # Ingest reads the status in force when a round opened (rounds.table_state).
+        indexes = [models.Index(fields=["table", "changed_at"])]
 
     def __str__(self) -> str:
         return f"{self.table.code}: {self.from_status} → {self.to_status}"

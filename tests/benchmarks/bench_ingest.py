@@ -51,8 +51,8 @@ def _prepare():
     from limits.models import TableLimit
     from limits.services import table_limit_set
     from reports.management.commands.seed_demo import RULES_PUBLISHED
-    from tables.models import Table
-    from tables.services import table_create
+    from tables.models import Table, TableStatusChange
+    from tables.services import table_create, table_set_status
     from tests.factories import user
 
     call_command("seed_demo", stdout=io.StringIO())
@@ -67,6 +67,9 @@ def _prepare():
         created_by=supervisor,
         first_version_from=RULES_PUBLISHED,
     )
+    # Open, as BND1, since its rules were published: a round at a closed table is a finding.
+    opening = table_set_status(table=second, status="open", changed_by=supervisor, reason="benchmark")
+    TableStatusChange.objects.filter(pk=opening.pk).update(changed_at=RULES_PUBLISHED)
     for table in [Table.objects.get(code="BND1"), second]:
         for limit in TableLimit.objects.filter(table__code="BND1"):
             table_limit_set(

@@ -16,7 +16,7 @@ from accounts.roles import ROLE_SLUGS
 from accounts.services import user_create
 from limits.models import PersonalLimit, Player
 from limits.services import personal_limit_set, player_create, table_limit_set
-from tables.models import Table
+from tables.models import Table, TableStatusChange
 from tables.services import table_create, table_set_status
 
 TABLES = [
@@ -81,7 +81,12 @@ class Command(BaseCommand):
                     changed_by=supervisor,
                     reason="Demo limits",
                 )
-            table_set_status(table=table, status="open", changed_by=supervisor, reason="Demo: studio on air")
+            opening = table_set_status(
+                table=table, status="open", changed_by=supervisor, reason="Demo: studio on air"
+            )
+            # Demo history: on air since its rules were, so the rounds of any past day were played at an
+            # open table (a round opened at a closed one is a finding).
+            TableStatusChange.objects.filter(pk=opening.pk).update(changed_at=RULES_PUBLISHED)
             self.stdout.write(f"table {code}: {name} ({game}), open")
         for external_id, display_name, account_type in PLAYERS:
             if not Player.objects.filter(external_id=external_id).exists():
