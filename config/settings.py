@@ -140,6 +140,9 @@ PITBOSS_ROUND_CLOCK_TOLERANCE = timedelta(minutes=env_int("PITBOSS_ROUND_CLOCK_T
 # A proposed configuration version is flagged where a bet kind's theoretical RTP would fall below this
 # (percent), as it is where it falls more than 1 percentage point (tables/proposals.py).
 PITBOSS_RTP_FLOOR_PERCENT = env_percent("PITBOSS_RTP_FLOOR_PERCENT", "90")
+# POST /api/rounds/ alone takes JSON bodies of up to this many bytes (a JSON 413 above it); every other
+# request keeps DATA_UPLOAD_MAX_MEMORY_SIZE. A Boundless round of 10,000 players is about 4.2 MB.
+PITBOSS_ROUND_BODY_LIMIT = 32 * 2**20
 # Where the daily reports' PDFs are kept: <dir>/<day>/<report>-<day>.pdf.
 PITBOSS_REPORTS_DIR = Path(os.environ.get("PITBOSS_REPORTS_DIR") or VAR_DIR / "reports")
 
@@ -160,6 +163,13 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
+    # JSON bodies: at most DATA_UPLOAD_MAX_MEMORY_SIZE bytes (Django's 2.5 MiB; a JSON 413 above it)
+    # and config.parsers.MAX_JSON_DEPTH (64) levels of nesting (a 400 deeper).
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "COERCE_DECIMAL_TO_STRING": True,

@@ -13,25 +13,28 @@ POST /api/rounds/ takes one round document, or a batch `{"rounds": [document, ..
 
 The body is read by `RoundsJSONParser`: the standard library's JSON reader, as DRF's, noting
 whether the body held a float. Without one, ingest encodes each document for its digest and its
-column with orjson, to the very text the standard library writes, in a tenth of the time.
+column with orjson, to the very text the standard library writes, in a tenth of the time. The body
+may hold up to PITBOSS_ROUND_BODY_LIMIT bytes (32 MiB; a JSON 413 above it), where every other
+route takes Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB).
 
 GET /api/rounds/ lists rounds, newest first, with the filters of the rounds page, in pages of
 50 behind a cursor (`next`, `previous`): no COUNT and no OFFSET however many rounds there are.
 """
 
-import codecs
 import json
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import mixins, pagination, status, viewsets
-from rest_framework.exceptions import ParseError, ValidationError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser, get_encoding
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.utils.json import strict_constant
 
+from config.parsers import JSONParser
 from rounds.filtersets import RoundFilterSet
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
 from rounds.models import Bet, Hand, Round, Spot
@@ -54,12 +57,16 @@ class RoundCursorPagination(pagination.CursorPagination):
 
 
 class RoundsJSONParser(JSONParser):
-    """DRF's JSON parser, the same data and the same errors, that also tells the view whether the
-    body held no float (`view.json_without_floats`): orjson then writes the documents' text exactly
-    as the standard library would (strings, integers, true, false, null and key order alike)."""
+    """The API's JSON parser (config/parsers.py: the same data and errors, the same nesting limit)
+    with a limit of its own, PITBOSS_ROUND_BODY_LIMIT, for a round of thousands of players; that
+    also tells the view whether the body held no float (`view.json_without_floats`): orjson then
+    writes the documents' text exactly as the standard library would (strings, integers, true,
+    false, null and key order alike)."""
 
-    def parse(self, stream, media_type=None, parser_context=None):
-        parser_context = parser_context or {}
+    def body_limit(self) -> int:
+        return settings.PITBOSS_ROUND_BODY_LIMIT
+
+    def load(self, text: str, parser_context: dict):
         view = parser_context.get("view")
         floats = []
 
@@ -67,15 +74,9 @@ class RoundsJSONParser(JSONParser):
             floats.append(text)
             return float(text)
 
-        try:
-            decoded_stream = codecs.getreader(get_encoding(parser_context))(stream)
-            data = json.load(
-                decoded_stream,
-                parse_constant=strict_constant if self.strict else None,
-                parse_float=parse_float,
-            )
-        except ValueError as exc:
-            raise ParseError(f"JSON parse error - {exc}") from None
+        data = json.loads(
+            text, parse_constant=strict_constant if self.strict else None, parse_float=parse_float
+        )
         if view is not None:
             view.json_without_floats = not floats
         return data

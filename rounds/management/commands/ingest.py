@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from config.parsers import JSONTooDeep, json_file_load
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest
 
 REFUSED = 2
@@ -31,11 +32,14 @@ class Command(BaseCommand):
         findings: Counter[str] = Counter()
         for path in files:
             try:
-                document = json.loads(path.read_text(encoding="utf-8"))
+                document = json_file_load(path.read_bytes())
                 result = round_ingest(document=document)
             except (OSError, UnicodeDecodeError) as error:
                 failed = True
                 self.stderr.write(f"{path}: refused: cannot be read: {error}")
+            except JSONTooDeep as error:
+                failed = True
+                self.stderr.write(f"{path}: refused: bad JSON: {error}")
             except json.JSONDecodeError as error:
                 failed = True
                 self.stderr.write(f"{path}: refused: bad JSON at line {error.lineno}: {error.msg}")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from config.parsers import JSONTooDeep, json_file_load
 from rounds.engine.document import RoundFormatError
 from rounds.engine.replay import replay
 from rounds.engine.rules import GAMES, preset
@@ -34,11 +35,14 @@ class Command(BaseCommand):
         totals = Totals()
         for path in files:
             try:
-                document = json.loads(path.read_text())
+                document = json_file_load(path.read_bytes())
                 result = replay(document, rules)
             except (OSError, UnicodeDecodeError) as error:
                 refused = True
                 self.stderr.write(f"{path}: cannot be read: {error}")
+            except JSONTooDeep as error:
+                refused = True
+                self.stderr.write(f"{path}: not a round document: bad JSON: {error}")
             except json.JSONDecodeError as error:
                 refused = True
                 self.stderr.write(

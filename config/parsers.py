@@ -1,0 +1,141 @@
+"""The API's JSON parser: the standard library's reader, as DRF's JSONParser, behind two checks made
+before it reads a thing.
+
+- Size: a body of more bytes than the parser's `body_limit()` is a 413 stating the limit. The limit is
+  Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), except where a parser names another: POST
+  /api/rounds/ takes up to PITBOSS_ROUND_BODY_LIMIT (rounds/api/views.py). The parser reads the
+  request's stream itself (DRF hands a JSONParser `request.body`, which Django caps at
+  DATA_UPLOAD_MAX_MEMORY_SIZE for every route), at most the limit and one byte more.
+- Nesting: arrays and objects nested more than MAX_JSON_DEPTH levels deep are a 400. The standard
+  library's reader recurses once a level and fails with a RecursionError (a 500) some 1,000 levels
+  down; a round document nests 6 levels, a batch of them 8.
+
+Used for every API view (DEFAULT_PARSER_CLASSES) and, with its own limit, for rounds.
+"""
+
+import codecs
+import functools
+import json
+import re
+
+from django.conf import settings
+from rest_framework import renderers, status
+from rest_framework.exceptions import APIException, ParseError
+from rest_framework.parsers import BaseParser, get_encoding
+from rest_framework.settings import api_settings
+from rest_framework.utils.json import strict_constant
+
+MAX_JSON_DEPTH = 64
+TOO_DEEP = f"arrays and objects nested more than {MAX_JSON_DEPTH} levels deep"
+
+# The scan keeps only quotes and brackets (escaped quotes and backslashes dropped first), brackets
+# as ( and ), and matches the result with a regular expression for "never more than `limit` open"
+# (bounded nesting is a regular language). Possessive repeats: it runs in linear time, in C.
+_MARKS = b'"[]{}'
+_NOT_MARKS = bytes(sorted(set(range(256)) - set(_MARKS)))
+_AS_PARENTHESES = bytes.maketrans(b"[]{}", b"()()")
+_STRING = rb'"[^"]*+"'
+
+
+@functools.cache
+def _nesting_at_most(limit: int, strings: bool) -> re.Pattern:
+    """Parentheses (and, with `strings`, strings as "...") never more than `limit` deep; a stray
+    closing one at the top is let by (the JSON reader stops there)."""
+    atom = _STRING + b"|" if strings else b""
+    group = None  # one balanced group at most k deep
+    for _ in range(limit):
+        inner = atom + group if group else atom.removesuffix(b"|")
+        group = rb"\((?:" + inner + rb")*+\)" if inner else rb"\(\)"
+    top = atom + rb"\)" + (b"|" + group if group else b"")
+    return re.compile(rb"(?:" + top + rb")*+")
+
+
+def json_nested_deeper_than(body: bytes, limit: int) -> bool:
+    """Whether the UTF-8 JSON `body` opens more than `limit` arrays and objects at once, before its
+    end or before what the reader would refuse in it (a body cut short counts what it opened)."""
+    if b"\\" in body:
+        body = body.replace(b"\\\\", b"").replace(b'\\"', b"")
+    marks = body.translate(_AS_PARENTHESES, _NOT_MARKS)
+    if marks.count(b"(") <= limit:
+        return False
+    # Closing brackets for whatever a body cut short left open: it is judged by what it opened.
+    closes = b")" * (limit + 1)
+    bare = marks.replace(b'""', b"")
+    if b'"' not in bare:  # no bracket in any string (the quotes paired off in order)
+        return _nesting_at_most(limit, strings=False).fullmatch(bare + closes) is None
+    if marks.count(b'"') % 2:
+        marks += b'"'  # a string cut short
+    return _nesting_at_most(limit, strings=True).fullmatch(marks + closes) is None
+
+
+class JSONTooDeep(ValueError):
+    """A JSON text nested deeper than MAX_JSON_DEPTH."""
+
+
+def json_file_load(raw: bytes) -> object:
+    """A JSON file's value (UTF-8), with the API's nesting check first: what manage.py commands read."""
+    if json_nested_deeper_than(raw, MAX_JSON_DEPTH):
+        raise JSONTooDeep(TOO_DEEP)
+    return json.loads(raw.decode("utf-8"))
+
+
+class BodyTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is larger than this endpoint takes."
+    default_code = "body_too_large"
+
+
+def bytes_text(size: int) -> str:
+    """33554432 -> "33,554,432 bytes (32 MiB)"."""
+    return f"{size:,} bytes" + (f" ({size / 2**20:g} MiB)" if size >= 2**20 else "")
+
+
+def read_body(stream, limit: int | None, request=None) -> bytes:
+    """The body from `stream`, or BodyTooLarge when it holds more than `limit` bytes: by its
+    Content-Length before anything is read, or by what it holds when that understates it."""
+    if limit is None:
+        return stream.read()
+    where = f"{request.method} {request.path}" if request is not None else "this endpoint"
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0) if request is not None else 0
+    except ValueError:
+        length = 0
+    if length > limit:
+        raise BodyTooLarge(f"The body is {length:,} bytes; {where} takes at most {bytes_text(limit)}.")
+    body = stream.read(limit + 1)
+    if len(body) > limit:
+        raise BodyTooLarge(
+            f"The body is more than {limit:,} bytes; {where} takes at most {bytes_text(limit)}."
+        )
+    return body
+
+
+class JSONParser(BaseParser):
+    """DRF's JSONParser (the same data and errors) behind the size and nesting checks. A subclass
+    may take another size (`body_limit`) or read the text its own way (`load`)."""
+
+    media_type = "application/json"
+    renderer_class = renderers.JSONRenderer
+    strict = api_settings.STRICT_JSON
+
+    def body_limit(self) -> int | None:
+        return settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        parser_context = parser_context or {}
+        encoding = get_encoding(parser_context)
+        body = read_body(stream, self.body_limit(), parser_context.get("request"))
+        try:
+            text = body.decode(encoding)
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {exc}") from None
+        utf8 = body if codecs.lookup(encoding).name == "utf-8" else text.encode("utf-8", "surrogatepass")
+        if json_nested_deeper_than(utf8, MAX_JSON_DEPTH):
+            raise ParseError(f"JSON parse error - {TOO_DEEP} (the most this API reads).")
+        try:
+            return self.load(text, parser_context)
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {exc}") from None
+
+    def load(self, text: str, parser_context: dict):
+        return json.loads(text, parse_constant=strict_constant if self.strict else None)
