@@ -1,10 +1,29 @@
 """Filters every app's filtersets share (pages, API lists and CSV exports alike)."""
 
-from datetime import UTC
+from datetime import UTC, datetime
 
 import django_filters
 from django import forms
 from django_filters.fields import IsoDateTimeField
+
+MAX_KEY = 2**63 - 1  # the largest id a database key holds (a 64-bit integer)
+
+
+def positive_number(text: str | None, maximum: int = MAX_KEY) -> int | None:
+    """A whole number from 1 to `maximum` written in ASCII digits, as a query names a row; else
+    None. (str.isdigit() alone takes '²' and '①', which int() refuses: a server error.)"""
+    if text and text.isascii() and text.isdigit() and 0 < int(text) <= maximum:
+        return int(text)
+    return None
+
+
+def in_utc(moment: datetime) -> datetime | None:
+    """An aware `moment` of a query in UTC, as the database should see it (PostgreSQL refuses an
+    offset past 15:59, which Python allows); None when it is no date in UTC (0001-01-01T00:00+01:00)."""
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        return None
 
 
 class UtcDateTimeField(IsoDateTimeField):
@@ -16,12 +35,12 @@ class UtcDateTimeField(IsoDateTimeField):
         value = super().to_python(value)
         if value is None:
             return None
-        try:
-            return value.astimezone(UTC)
-        except OverflowError:
+        moment = in_utc(value)
+        if moment is None:
             raise forms.ValidationError(
                 "Enter a date and time within the years 1 to 9999 in UTC.", code="invalid"
-            ) from None
+            )
+        return moment
 
 
 class UtcDateTimeFilter(django_filters.IsoDateTimeFilter):

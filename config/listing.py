@@ -6,8 +6,10 @@ the page, the API and the CSV export (`?_export=csv`).
 
 import django_tables2 as tables
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.core.paginator import EmptyPage, Paginator
 from django_filters.views import FilterView
-from django_tables2.export.views import ExportMixin
+from django_tables2.export import ExportMixin, TableExport
+from django_tables2.paginators import LazyPaginator
 from django_tables2.views import SingleTableMixin
 
 from config.html import format_html
@@ -16,6 +18,41 @@ from config.table_rows import resolve
 from tables.templatetags.pitboss import utc_text
 
 PAGE_SIZE = 50
+MAX_OFFSET = 2**63 - 1  # the most rows a query can skip: a 64-bit integer (SQLite's, PostgreSQL's bigint)
+EXPORT_FORMATS = (TableExport.CSV,)
+
+
+class ListExport(TableExport):
+    """The lists export CSV only: django-tables2 takes any format tablib names, and xlsx, xls and
+    ods need libraries that are not installed (a server error). Another `?_export=` shows the page."""
+
+    @classmethod
+    def is_valid_format(cls, export_format):
+        return export_format in EXPORT_FORMATS
+
+
+class PageSizeBounded:
+    """A paginator's page size held to 1 to PAGE_SIZE rows: django-tables2 takes `?per_page=` from
+    the query as given, and below 1 it made a negative number of pages (a server error), above
+    PAGE_SIZE a page of every row."""
+
+    def __init__(self, object_list, per_page, *args, **kwargs):
+        super().__init__(object_list, min(max(per_page, 1), PAGE_SIZE), *args, **kwargs)
+
+
+class ListPaginator(PageSizeBounded, Paginator):
+    pass
+
+
+class LazyListPaginator(PageSizeBounded, LazyPaginator):
+    """Pages without a COUNT: the number of pages is known up to the next one. A page past any the
+    database can skip to is empty, as one past the last rows is (its OFFSET was a server error)."""
+
+    def validate_number(self, number):
+        number = super().validate_number(number)
+        if (number - 1) * self.per_page > MAX_OFFSET:
+            raise EmptyPage(self.error_messages["no_results"])
+        return number
 
 
 class FilteredListView(
@@ -29,8 +66,9 @@ class FilteredListView(
 
     template_name = "includes/list_page.html"
     title = ""
-    export_formats = ("csv",)
-    table_pagination = {"per_page": PAGE_SIZE}
+    export_class = ListExport
+    export_formats = EXPORT_FORMATS
+    table_pagination = {"per_page": PAGE_SIZE, "paginator_class": ListPaginator}
     # Links shown beside the title: (permission, url name, label).
     actions: tuple[tuple[str, str, str], ...] = ()
 

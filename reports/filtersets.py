@@ -1,5 +1,6 @@
 import django_filters
 
+from config.filters import MAX_KEY
 from limits.choices import BetKind
 from rounds.engine.rules import SIDE_OPTION_KINDS
 from tables.choices import Currency, Game
@@ -18,7 +19,7 @@ from .records import CURRENT_ROWS
 
 SIDE_OPTION_CHOICES = [(kind, label) for kind, label in BetKind.choices if kind in SIDE_OPTION_KINDS]
 # A run's id: a whole number a database key can hold (a larger one is a 400 naming `run`, not a 500).
-RUN_ID = {"min_value": 1, "max_value": 2**63 - 1, "decimal_places": 0}
+RUN_ID = {"min_value": 1, "max_value": MAX_KEY, "decimal_places": 0}
 
 
 class OfOneRun(django_filters.FilterSet):

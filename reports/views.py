@@ -24,13 +24,13 @@ from django.urls import reverse
 from django.views import View
 from django.views.generic import FormView
 
+from config.filters import positive_number
 from config.forms import add_service_errors
 from config.gaming_day import GamingDay, last_closed_gaming_day
 from config.listing import FilteredListView
 from config.views import PermissionRequiredMixin
 
 from .filtersets import (
-    RUN_ID,
     DailyExposureFilterSet,
     DailyFiguresFilterSet,
     ReportDocumentFilterSet,
@@ -60,9 +60,9 @@ class OneRunMixin:
 
     @cached_property
     def report_run(self) -> ReportRun | None:
-        day, number = _day(self.request.GET.get("day")), self.request.GET.get("run", "")
-        if number.isdigit() and 0 < int(number) <= RUN_ID["max_value"]:
-            named = ReportRun.objects.select_related("started_by").filter(pk=int(number)).first()
+        day, number = _day(self.request.GET.get("day")), positive_number(self.request.GET.get("run"))
+        if number is not None:
+            named = ReportRun.objects.select_related("started_by").filter(pk=number).first()
             if named is not None and day in (None, named.day):
                 return named
         return current_run(day) if day else latest_current_run()

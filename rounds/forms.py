@@ -1,6 +1,6 @@
 """Forms of the round recall pages."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 from django import forms
 from django.utils import timezone
@@ -31,7 +31,8 @@ class PlayRecordPeriodForm(forms.Form):
     def clean(self):
         data = super().clean()
         last = data.get("last") or gaming_day_of(timezone.now())
-        first = data.get("first") or last - timedelta(days=29)
+        # 30 days to `last`, or fewer from the calendar's first day (a date before it is an error).
+        first = data.get("first") or max(last, date.min + timedelta(days=29)) - timedelta(days=29)
         if first > last:
             raise forms.ValidationError({"first": "The period starts after it ends."})
         if (last - first).days >= self.MAX_DAYS:

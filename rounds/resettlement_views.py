@@ -18,6 +18,7 @@ from . import services
 from .choices import ProposalStatus
 from .filtersets import ResettlementFilterSet
 from .models import Bet, Resettlement, Round
+from .selectors import round_named
 
 
 class ResettlementTable(tables.Table):
@@ -68,7 +69,7 @@ class ResettlementProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormV
 
     def get_round(self) -> Round | None:
         round_id = self.request.POST.get("round") or self.request.GET.get("round", "")
-        return Round.objects.select_related("table").filter(round_id=round_id.strip()).first()
+        return round_named(round_id, Round.objects.select_related("table"))
 
     def get_form(self, form_class=None):
         form = super().get_form(form_class)

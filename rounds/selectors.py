@@ -61,7 +61,7 @@ def _parse_key(text: str, fields: tuple[str, ...]) -> tuple | None:
                 values.append(int(part))
             else:
                 moment = datetime.fromisoformat(part)
-                moment = moment if moment.tzinfo else None
+                moment = in_utc(moment) if moment.tzinfo else None
                 if moment is None:
                     return None
                 values.append(moment)
@@ -115,6 +115,18 @@ def keyset_page(
     more = len(rows) > per_page
     rows = rows[:per_page]
     return KeysetPage(rows, older=_key_of(rows[-1], keys) if more else None)
+
+
+# --- a round named in a form ------------------------------------------------------------------------
+
+
+def round_named(round_id: str, rounds: QuerySet | None = None) -> Round | None:
+    """The round of `rounds` (by default every one) whose id is `round_id`, spaces around it
+    ignored; None when there is none, as for an id with a NUL, which PostgreSQL cannot compare."""
+    round_id = round_id.strip()
+    if not round_id or "\x00" in round_id:
+        return None
+    return (Round.objects.all() if rounds is None else rounds).filter(round_id=round_id).first()
 
 
 # --- outcomes --------------------------------------------------------------------------------------

@@ -120,7 +120,7 @@ class RoundListView(FilteredListView):
         return filterset
 
     def exporting(self) -> bool:
-        return bool(self.request.GET.get(self.export_trigger_param))
+        return self.export_class.is_valid_format(self.request.GET.get(self.export_trigger_param))
 
     def get_table_data(self):
         if self.exporting():

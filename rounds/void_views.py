@@ -23,6 +23,7 @@ from . import services
 from .choices import IncidentStatus, ProposalStatus
 from .filtersets import VoidFilterSet
 from .models import Bet, Incident, Round, Void, money_total
+from .selectors import round_named
 
 LINES_PER_PAGE = 100
 MONEY = money_total()
@@ -139,12 +140,7 @@ class VoidProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
     def get_round(self) -> Round | None:
         if not hasattr(self, "_round"):
             round_id = self.request.POST.get("round") or self.request.GET.get("round", "")
-            self._round = (
-                Round.objects.select_related("table")
-                .defer("document")
-                .filter(round_id=round_id.strip())
-                .first()
-            )
+            self._round = round_named(round_id, Round.objects.select_related("table").defer("document"))
         return self._round
 
     def get_form_kwargs(self):

@@ -13,6 +13,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.generic import TemplateView
 
+from config.filters import positive_number
 from config.forms import add_service_errors
 
 from . import services
@@ -35,12 +36,11 @@ class ConfigurationProposalView(TableMixin, TemplateView):
         version = self.request.GET.get("version") or self.request.POST.get("version")
         if not version:
             return open_proposal(table)
-        if not version.isdigit():
+        number = positive_number(version)
+        if number is None:
             raise Http404("No such version.")
         configuration = (
-            table.configurations.select_related("created_by", "decided_by")
-            .filter(version=int(version))
-            .first()
+            table.configurations.select_related("created_by", "decided_by").filter(version=number).first()
         )
         if configuration is None:
             raise Http404(f"{table.code} has no version {version}.")

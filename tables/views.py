@@ -10,10 +10,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.views.generic import DetailView, FormView
-from django_tables2.paginators import LazyPaginator
 
 from config.forms import add_service_errors
-from config.listing import FilteredListView
+from config.listing import PAGE_SIZE, FilteredListView, LazyListPaginator
 from config.money import money
 from config.views import PermissionRequiredMixin
 from limits.choices import TABLE_LIMIT_KINDS
@@ -56,7 +55,7 @@ class TableListView(FilteredListView):
     queryset = tables_with_version()
     filterset_class = TableFilterSet
     table_class = TableTable
-    table_pagination = {"per_page": 50, "paginator_class": LazyPaginator}
+    table_pagination = {"per_page": PAGE_SIZE, "paginator_class": LazyListPaginator}
     title = "Tables"
     export_name = "tables"
     actions = (("tables.add_table", "tables:table_create", "New table"),)
