@@ -1,5 +1,6 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
+from django.conf import settings
+from django.db.models.signals import post_migrate, post_save
 
 
 class AccountsConfig(AppConfig):
@@ -7,7 +8,13 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts and roles"
 
     def ready(self):
+        from .revocation import revoke_tokens_of_inactive_user
         from .roles import roles_sync
 
         # Permissions exist only once every app has migrated; the roles follow them.
         post_migrate.connect(lambda **kwargs: roles_sync(), dispatch_uid="accounts_roles_sync", weak=False)
+        post_save.connect(
+            revoke_tokens_of_inactive_user,
+            sender=settings.AUTH_USER_MODEL,
+            dispatch_uid="accounts_revoke_tokens_of_inactive_user",
+        )

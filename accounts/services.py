@@ -1,8 +1,13 @@
+from datetime import datetime, timedelta
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
+from .models import PREFIX_LENGTH, ApiToken, key_digest, key_new
 from .roles import ROLES, roles_sync
 
 
@@ -18,3 +23,31 @@ def user_create(*, username: str, password: str, role: str, email: str = ""):
     user = User.objects.create_user(username=username, password=password, email=email)
     user.groups.add(Group.objects.get(name=role))
     return user
+
+
+def token_create(*, user, name: str = "", expires_at: datetime | None = None):
+    """A new API token for `user`: (the token, its key). The key is not stored: show it once."""
+    key = key_new()
+    token = ApiToken.objects.create(
+        user=user, name=name, prefix=key[:PREFIX_LENGTH], digest=key_digest(key), expires_at=expires_at
+    )
+    return token, key
+
+
+@transaction.atomic
+def token_rotate(*, user, grace: timedelta, name: str = ""):
+    """A new token for `user`, (the token, its key); the user's other tokens keep working for
+    `grace` (none of them longer than it was to), so a game server can switch without a gap."""
+    if grace < timedelta(0):
+        raise ValidationError({"grace": "The grace period cannot be negative."})
+    now = timezone.now()
+    ends = now + grace
+    longer = Q(expires_at__isnull=True) | Q(expires_at__gt=ends)
+    ApiToken.objects.filter(longer, user=user, revoked_at__isnull=True).update(expires_at=ends)
+    return token_create(user=user, name=name or f"rotated {now:%Y-%m-%d %H:%M} UTC")
+
+
+def tokens_revoke(tokens) -> int:
+    """Revoke `tokens` (ApiTokens: a user's, say) not revoked yet; how many. A revoked token is
+    refused from now on, and stays listed."""
+    return tokens.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())

@@ -137,15 +137,16 @@ ERROR_RESPONSES = {
     "404": "Nothing under this id (or a page past the last one).",
     "413": "A request body larger than this operation takes (2.5 MiB; 32 MiB for POST /api/rounds/).",
     "415": "A request body in a media type this operation does not read.",
+    "429": "Too many requests from this token or user this minute: wait Retry-After seconds.",
 }
 HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
 
 def _error_statuses(operation: dict) -> list[str]:
-    """401 and 403 everywhere (every endpoint needs a role); 400 where input is read, 413 and 415
-    where a body is; 404 where something is looked up by its id, or pages are."""
+    """401, 403 and 429 everywhere (every endpoint needs a role and is throttled); 400 where input is
+    read, 413 and 415 where a body is; 404 where something is looked up by its id, or pages are."""
     parameters = operation.get("parameters", [])
-    statuses = ["401", "403"]
+    statuses = ["401", "403", "429"]
     if "requestBody" in operation or any(p["in"] == "query" for p in parameters):
         statuses.append("400")
     if any(p["in"] == "path" or p["name"] in ("page", "cursor") for p in parameters):

@@ -42,12 +42,15 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    # Only for accounts/migrations/0002, which moves DRF's tokens into accounts.ApiToken; the API
+    # no longer reads them. Remove once every deployment has run that migration.
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
     "django_tables2",
     "simple_history",
+    "axes",
     "accounts",
     "outbox",
     "tables",
@@ -65,14 +68,45 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "config.session_lifetime.session_lifetime",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: it turns a lockout into its page
 ]
 
 # The user, their permissions and roles, and the session are read by prepared SQL on every page
-# (accounts/backends.py, accounts/sessions.py).
-AUTHENTICATION_BACKENDS = ["accounts.backends.RoleBackend"]
+# (accounts/backends.py, accounts/sessions.py). django-axes's backend comes first: it refuses a
+# locked-out sign-in before any password is checked.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "accounts.backends.RoleBackend"]
 SESSION_ENGINE = "accounts.sessions"
+# A session ends after this long without a request, and this long after sign-in however busy
+# (config/session_lifetime.py, whatever the engine); the cookie and the stored session last no longer.
+PITBOSS_SESSION_IDLE = timedelta(minutes=env_int("PITBOSS_SESSION_IDLE_MINUTES", 30, minimum=1))
+PITBOSS_SESSION_MAX_AGE = timedelta(hours=env_int("PITBOSS_SESSION_MAX_AGE_HOURS", 12, minimum=1))
+SESSION_COOKIE_AGE = int(PITBOSS_SESSION_MAX_AGE.total_seconds())
+
+# One process's memory; the production settings share a Redis cache between processes and servers.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Django's logging, plus: a 403 (a page, the API, the CSRF check) is one WARNING line naming the
+# method, path and user, with no traceback (config/log_filters.py). With DEBUG off, warnings and
+# errors go to stderr; Django's own console handler writes only with DEBUG on.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {
+        "refusal_one_line": {"()": "config.log_filters.RefusalOneLine"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "level": "WARNING", "filters": ["require_debug_false"]},
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        "django.request": {"filters": ["refusal_one_line"]},
+        "django.security.csrf": {"filters": ["refusal_one_line"]},
+    },
+}
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -120,11 +154,34 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Refuses nothing: a changed password revokes the user's API tokens (accounts/revocation.py).
+    {"NAME": "accounts.revocation.RevokeTokensOnPasswordChange"},
 ]
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# Sign-in throttling (django-axes, config/sign_in.py). PITBOSS_SIGN_IN_FAILURE_LIMIT failed passwords
+# for one username, or from one address, each within PITBOSS_SIGN_IN_LOCKOUT_MINUTES of the one
+# before, lock sign-in there (the portal's and the admin's) until that long after the last of them.
+# Attempts are kept in the database, so every process and server counts the same ones.
+PITBOSS_SIGN_IN_FAILURE_LIMIT = env_int("PITBOSS_SIGN_IN_FAILURE_LIMIT", 10, minimum=1)
+PITBOSS_SIGN_IN_LOCKOUT_MINUTES = env_int("PITBOSS_SIGN_IN_LOCKOUT_MINUTES", 15, minimum=1)
+PITBOSS_SIGN_IN_CONTACT = env_str("PITBOSS_SIGN_IN_CONTACT", "a Pitboss administrator")
+# How many proxies in front append to X-Forwarded-For; 0: the connection's address (REMOTE_ADDR).
+PITBOSS_TRUSTED_PROXIES = env_int("PITBOSS_TRUSTED_PROXIES", 0)
+AXES_FAILURE_LIMIT = PITBOSS_SIGN_IN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=PITBOSS_SIGN_IN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own, not the pair
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# A refused attempt does not restart the wait (one colleague's retries would keep a shared address
+# locked), and a success does not wipe the count (an insider could sign in between guesses).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = False
+AXES_CLIENT_IP_CALLABLE = "config.sign_in.client_address"
+AXES_CLIENT_STR_CALLABLE = "config.sign_in.describe_client"
+AXES_LOCKOUT_CALLABLE = "config.sign_in.locked_out"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -154,10 +211,19 @@ STATIC_ROOT = VAR_DIR / "static"
 # WWW-Authenticate; every view checks model permissions unless it names its own.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["config.api.ModelPermissions"],
+    # Requests a minute, counted per token (per user when signed in by session) in the cache; more
+    # are answered 429 with Retry-After (accounts/throttles.py). A game server checks every stake
+    # (POST /api/limits/check): a 5,000-player Boundless table makes about 10,000 checks and one
+    # round a minute, and one token may carry a studio's tables.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "accounts.throttles.GameServerRateThrottle",
+        "accounts.throttles.StaffRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {"game_server": "60000/min", "staff": "600/min"},
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",

@@ -2,15 +2,16 @@
 
     DJANGO_SETTINGS_MODULE=config.settings_production
 
-DEBUG is off; SECRET_KEY and ALLOWED_HOSTS must come from the environment, or start-up stops with
-ImproperlyConfigured naming the variable. Plain HTTP is redirected to HTTPS, cookies go over HTTPS
-only, and browsers are told (HSTS) to use nothing but HTTPS for a year. Everything else, such as
-DATABASE_URL and CELERY_BROKER_URL, is read as in development.
+It is what config/wsgi.py, config/asgi.py and config/celery.py load when DJANGO_SETTINGS_MODULE is
+unset. DEBUG is off; SECRET_KEY, ALLOWED_HOSTS and CACHE_URL must come from the environment, or
+start-up stops with ImproperlyConfigured naming the variable. Plain HTTP is redirected to HTTPS,
+cookies go over HTTPS only, and browsers are told (HSTS) to use nothing but HTTPS for a year.
+Everything else, such as DATABASE_URL and CELERY_BROKER_URL, is read as in development.
 """
 
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_list, env_str
+from config.env import env_bool, env_list, env_str, is_redis_url
 from config.settings import *  # noqa: F403
 
 if env_bool("DEBUG", False):
@@ -21,7 +22,8 @@ SECRET_KEY = env_str("SECRET_KEY")
 if SECRET_KEY is None:
     raise ImproperlyConfigured(
         "SECRET_KEY must be set in production: a long random string, e.g. the output of "
-        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`, the same on every server."
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`, the same on every server. "
+        "(On a development machine, name the development settings: DJANGO_SETTINGS_MODULE=config.settings.)"
     )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
@@ -30,6 +32,26 @@ if not ALLOWED_HOSTS:
         "ALLOWED_HOSTS must be set in production: the host names the back office is served under, "
         "comma-separated (e.g. pitboss.example.com)."
     )
+
+# One cache for every process and server, so throttles and lockouts count the same requests
+# everywhere. Its own Redis database, not the broker's: clearing the cache empties the database.
+cache_url = env_str("CACHE_URL")  # not a setting of its own: it may hold a password
+if cache_url is None:
+    raise ImproperlyConfigured(
+        "CACHE_URL must be set in production: the Redis database every process shares as its cache, "
+        "e.g. redis://127.0.0.1:6379/1 (another database than CELERY_BROKER_URL's)."
+    )
+if not is_redis_url(cache_url):
+    raise ImproperlyConfigured("CACHE_URL must be a Redis URL (redis://... or rediss://...).")
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": cache_url,
+        "KEY_PREFIX": "pitboss",
+        # A Redis that stops answering fails a request in seconds instead of holding it.
+        "OPTIONS": {"socket_connect_timeout": 5, "socket_timeout": 5},
+    }
+}
 
 # HTTPS ends at the proxy, which must set X-Forwarded-Proto on every request (replacing any a
 # client sent): that is how a request is known to have come in over HTTPS.

@@ -1,4 +1,5 @@
-"""WSGI entry point: `config.wsgi:application`.
+"""WSGI entry point: `config.wsgi:application`. Without DJANGO_SETTINGS_MODULE it loads the
+production settings, which refuse to start without SECRET_KEY, ALLOWED_HOSTS and CACHE_URL.
 
 What the process loads at start, and on its first request (URL patterns, templates), lives as long
 as the process. `gc.freeze()` takes it out of the cyclic collector's full passes, which otherwise
@@ -12,7 +13,7 @@ import os
 from django.core.signals import request_finished
 from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_production")
 
 application = get_wsgi_application()
 gc.freeze()

@@ -34,9 +34,9 @@ from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from schemathesis.config import SchemathesisConfig
 
+from accounts.services import token_create
 from config.wsgi import application
 from limits.models import PersonalLimit, TableLimit
 from rounds.ingest import round_ingest
@@ -183,7 +183,7 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
             }
         )
         yield {
-            role: Token.objects.get_or_create(user=_user(username))[0].key
+            role: token_create(user=_user(username))[1]
             for role, username in USERS.items()
             if username is not None
         }

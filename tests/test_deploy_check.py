@@ -1,5 +1,6 @@
 """`manage.py check --deploy` is clean with the production settings (config/settings_production.py),
-which refuse to start without their secret and hosts; the development settings stay as they were."""
+which refuse to start without their secret, hosts and shared cache; the development settings stay as
+they were."""
 
 import json
 import os
@@ -7,6 +8,10 @@ import secrets
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
 
 REPO = Path(__file__).resolve().parent.parent
 PRODUCTION = "config.settings_production"
@@ -17,6 +22,7 @@ SECURITY_VARIABLES = {
     "DEBUG",
     "SECRET_KEY",
     "ALLOWED_HOSTS",
+    "CACHE_URL",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 }
 SHOW_SETTINGS = """
@@ -24,8 +30,12 @@ import json
 from django.conf import settings
 names = ["DEBUG", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "SECURE_PROXY_SSL_HEADER", "SECURE_HSTS_SECONDS",
          "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"]
-print(json.dumps({name: getattr(settings, name) for name in names}))
+shown = {name: getattr(settings, name) for name in names}
+shown["CACHE"] = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[1]
+print(json.dumps(shown))
 """
+# Loading the settings opens no connection: any Redis URL does where the cache is not used.
+SOME_REDIS = "redis://127.0.0.1:6379/9"
 
 
 def run(*args: str, **variables: str) -> subprocess.CompletedProcess:
@@ -45,6 +55,7 @@ def production(**variables: str) -> dict[str, str]:
         "DJANGO_SETTINGS_MODULE": PRODUCTION,
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "pitboss.example.com",
+        "CACHE_URL": SOME_REDIS,
         **variables,
     }
 
@@ -67,6 +78,7 @@ def test_the_production_settings_expect_tls_to_end_at_a_proxy():
         "SECURE_HSTS_SECONDS": 31536000,
         "SESSION_COOKIE_SECURE": True,
         "CSRF_COOKIE_SECURE": True,
+        "CACHE": "RedisCache",
     }
 
 
@@ -80,6 +92,42 @@ def test_production_refuses_to_start_without_allowed_hosts():
     result = run("manage.py", "check", "--deploy", **production(ALLOWED_HOSTS=""))
     assert result.returncode != 0
     assert "ImproperlyConfigured: ALLOWED_HOSTS must be set in production" in result.stderr
+
+
+def test_production_refuses_to_start_without_a_shared_cache():
+    result = run("manage.py", "check", "--deploy", **production(CACHE_URL=""))
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: CACHE_URL must be set in production" in result.stderr
+
+
+@pytest.mark.parametrize("url", ["memcached://127.0.0.1:11211", "127.0.0.1:6379", "locmem://"])
+def test_production_refuses_a_cache_that_is_not_redis(url):
+    result = run("manage.py", "check", "--deploy", **production(CACHE_URL=url))
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: CACHE_URL must be a Redis URL" in result.stderr
+
+
+@pytest.mark.redis
+def test_the_production_cache_is_shared_through_redis():
+    """A value cached by a process under the production settings is in Redis, where every other
+    process and machine reads it (CELERY_BROKER_URL's Redis stands in for CACHE_URL's here)."""
+    key = f"pitboss-test-{secrets.token_hex(8)}"
+    script = (
+        "import django, json; django.setup();"
+        "from django.core.cache import cache;"
+        f"cache.set({key!r}, 42, 60);"
+        f"print(json.dumps([cache.make_key({key!r}), cache.get({key!r})]))"
+    )
+    result = run("-c", script, **production(CACHE_URL=settings.CELERY_BROKER_URL))
+    assert result.returncode == 0, result.stderr
+    stored_as, read_back = json.loads(result.stdout)
+    assert read_back == 42
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=5)
+    try:
+        assert client.get(stored_as) == b"42"
+        assert 0 < client.ttl(stored_as) <= 60
+    finally:
+        client.delete(stored_as)
 
 
 def test_production_refuses_debug():
@@ -103,5 +151,6 @@ def test_the_development_settings_stay_as_they_were():
         "SECURE_HSTS_SECONDS": 0,
         "SESSION_COOKIE_SECURE": False,
         "CSRF_COOKIE_SECURE": False,
+        "CACHE": "LocMemCache",
     }
     assert run("manage.py", "check", DJANGO_SETTINGS_MODULE="config.settings").returncode == 0

@@ -187,3 +187,10 @@ def test_start_up_stops_without_a_secret_key_when_debug_is_off():
 def test_settings_import_cleanly_with_nothing_set():
     result = _import_settings()
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("name", ["PITBOSS_SESSION_IDLE_MINUTES", "PITBOSS_SESSION_MAX_AGE_HOURS"])
+def test_start_up_stops_on_a_session_lifetime_of_zero(name):
+    result = _import_settings(**{name: "0"})
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {name} must be a whole number of at least 1" in result.stderr

@@ -124,11 +124,10 @@ def _bench_round_ingest():
 
 def _bench_api_against_copy(database_name: str):
     from django.db import connection
-    from rest_framework.authtoken.models import Token
 
-    from accounts.services import user_create
+    from accounts.services import token_create, user_create
 
-    token = Token.objects.create(user=user_create(username="bench-gs", password="x" * 20, role="Game server"))
+    _, key = token_create(user=user_create(username="bench-gs", password="x" * 20, role="Game server"))
     documents = _rounds(API_PLAYERS, 1 + 2 * API_ROUNDS + API_ROUNDS // 2, seed=7, table="BND1")
     other = _rounds(API_PLAYERS, 1 + API_ROUNDS // 2, seed=8, table="BND2")
     for document in documents + other:  # shoes of their own, away from (a)'s
@@ -152,7 +151,7 @@ def _bench_api_against_copy(database_name: str):
     rates = {}
     with gunicorn(database_name, workers=2) as base:
         for document in warm_ups:  # modules imported, URLs compiled, each table's players known
-            _post(base, token.key, json.dumps({"rounds": [document]}).encode())
+            _post(base, key, json.dumps({"rounds": [document]}).encode())
         for label, (sent, clients) in runs.items():
             queues = [
                 [
@@ -165,9 +164,9 @@ def _bench_api_against_copy(database_name: str):
             started = time.perf_counter()
             with ThreadPoolExecutor(clients) as pool:
                 if len(queues) == 1:
-                    list(pool.map(lambda body: _post(base, token.key, *body), queues[0]))
+                    list(pool.map(lambda body: _post(base, key, *body), queues[0]))
                 else:
-                    list(pool.map(lambda bodies: [_post(base, token.key, *body) for body in bodies], queues))
+                    list(pool.map(lambda bodies: [_post(base, key, *body) for body in bodies], queues))
             seconds = time.perf_counter() - started
             rates[label] = bets / seconds
             print(

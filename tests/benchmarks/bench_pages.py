@@ -38,8 +38,7 @@ def _prepare() -> tuple[str, str]:
     import io
     import json
 
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
     from django.db import connection
@@ -104,9 +103,9 @@ def _prepare() -> tuple[str, str]:
     round_id = round_ingest(document=json.loads(json.dumps(document))).round.round_id
     session = SessionStore()
     user = get_user_model().objects.get(username="compliance")
-    session["_auth_user_id"] = str(user.pk)
-    session["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
-    session["_auth_user_hash"] = user.get_session_auth_hash()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "accounts.backends.RoleBackend"  # the one that loads users
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return round_id, session.session_key
 

@@ -54,6 +54,8 @@ def gunicorn(database_name: str, workers: int = 2):
     port = free_port()
     environment = {
         **os.environ,
+        # Named: config.wsgi alone would load the production settings (HTTPS only, a Redis cache).
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": url,
         "DEBUG": "false",
         "SECRET_KEY": settings.SECRET_KEY,  # the sessions made here must hold there

@@ -2,9 +2,9 @@
 say why in words; bad input is 400 naming the field; a game server's call takes a few queries."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import token_create
 from tests.api_support import client_as, make_player, make_table, set_personal, user
 
 URL = "/api/limits/check"
@@ -16,7 +16,7 @@ def game_server(db):
     make_table("DLX1", limits={"main": ("5.00", "500.00"), "pair": ("1.00", "100.00")})
     make_player("P1001")
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user('game_server')).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=user('game_server'))[1]}")
     return client
 
 

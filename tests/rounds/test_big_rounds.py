@@ -12,9 +12,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client, RequestFactory, override_settings
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import token_create
 from config.parsers import BodyTooLarge, read_body
 from rounds.engine.rules import preset
 from rounds.engine.simulate import simulate
@@ -43,9 +43,9 @@ def boundless_round(players: int) -> dict:
 def game_server(db) -> APIClient:
     """seed_demo's world, and a client with its game server's API token."""
     call_command("seed_demo", stdout=io.StringIO())
-    token, _ = Token.objects.get_or_create(user=get_user_model().objects.get(username="game-server"))
+    _, key = token_create(user=get_user_model().objects.get(username="game-server"))
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 
 

@@ -4,10 +4,9 @@ import secrets
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
-from rest_framework.authtoken.models import Token
 
 from accounts.roles import GAME_SERVER, ROLE_SLUGS
-from accounts.services import user_create
+from accounts.services import token_create, user_create
 
 
 class Command(BaseCommand):
@@ -29,4 +28,5 @@ class Command(BaseCommand):
             ) from None
         self.stdout.write(f"{username} ({ROLE_SLUGS[role]}) password: {password}")
         if ROLE_SLUGS[role] == GAME_SERVER:
-            self.stdout.write(f"{username} API token: {Token.objects.create(user=user).key}")
+            _, key = token_create(user=user, name="made with the user")
+            self.stdout.write(f"{username} API token: {key}")

@@ -1,0 +1,53 @@
+"""python manage.py token_rotate USERNAME [--grace 24h] [--name NAME]
+
+A new API token for the user, printed once; the user's other tokens keep working for the grace
+period (s, m, h or d; 0 ends them now), so the game server can be given the new key without a gap.
+"""
+
+import re
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from accounts.services import token_rotate
+
+UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
+
+
+def grace_period(text: str) -> timedelta:
+    match = re.fullmatch(r"(\d+)([smhd]?)", text.strip())
+    if match is None or (not match[2] and match[1] != "0"):
+        raise CommandError(f"--grace: {text!r} is not a period such as 24h, 90m, 2d or 0.")
+    return timedelta(**{UNITS[match[2] or "s"]: int(match[1])})
+
+
+def user_named(username: str):
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise CommandError(f"No user named {username!r}.")
+    return user
+
+
+class Command(BaseCommand):
+    help = "Rotate a user's API token: a new one, printed once; the old ones end after --grace."
+
+    def add_arguments(self, parser):
+        parser.add_argument("username")
+        parser.add_argument("--grace", default="24h", help="how long the old tokens still work (default 24h)")
+        parser.add_argument("--name", default="", help="what the new token is for (default: the date)")
+
+    def handle(self, *args, username, grace, name, **options):
+        period = grace_period(grace)
+        user = user_named(username)
+        if not user.is_active:
+            raise CommandError(f"{username} is deactivated: its tokens would be refused.")
+        token, key = token_rotate(user=user, grace=period, name=name)
+        self.stdout.write(f"{username} new API token: {key}")
+        self.stdout.write(f"  ({token.prefix}…, shown only now: Pitboss keeps only its digest)")
+        others = user.api_tokens.exclude(pk=token.pk)
+        for old in [other for other in others if other.is_live(token.created_at)]:
+            name = old.name or "unnamed"
+            self.stdout.write(
+                f"  old token {old.prefix}… ({name}) works until {old.expires_at:%Y-%m-%d %H:%M:%S %Z}"
+            )

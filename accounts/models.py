@@ -1,0 +1,50 @@
+"""API tokens: a user (a game server, or a member of staff) may hold several, each stored as the
+SHA-256 digest of its key. The key is shown once, when the token is made, and never stored."""
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+PREFIX_LENGTH = 8
+
+
+def key_new() -> str:
+    """40 hexadecimal characters, as DRF's tokens had: game servers keep their key's format."""
+    return secrets.token_hex(20)
+
+
+def key_digest(key: str) -> str:
+    # A key is 160 random bits, not a password: a fast, unsalted hash is enough, and lets a
+    # request find its token by one indexed lookup.
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100, blank=True, help_text="What it is for, e.g. the server using it.")
+    prefix = models.CharField(
+        max_length=PREFIX_LENGTH, help_text="The key's first characters, to tell tokens apart in lists."
+    )
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key, in hexadecimal.")
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(
+        null=True, blank=True, help_text="Refused from then on; empty: until revoked (a rotation sets it)."
+    )
+    last_used_at = models.DateTimeField(
+        null=True, blank=True, help_text="The last request it authenticated, to the minute."
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user", "created_at", "id"]
+        verbose_name = "API token"
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user})"
+
+    def is_live(self, now) -> bool:
+        """Whether it still authenticates: not revoked, not past its expiry."""
+        return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
