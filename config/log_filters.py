@@ -22,6 +22,10 @@ class RefusalOneLine(logging.Filter):
         request = getattr(record, "request", None)
         if getattr(record, "status_code", None) != 403 or request is None:
             return True
+        # Logging configured twice puts two of these filters on a logger: rewrite a record once.
+        if getattr(record, "one_line", False):
+            return True
+        record.one_line = True
         user = getattr(request, "user", None)
         who = user.get_username() if user is not None and user.is_authenticated else "anonymous"
         line = f"Forbidden: {request.method} {_one_line(request.path)} by {_one_line(who)} (403)"

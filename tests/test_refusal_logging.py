@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import path, reverse
 from rest_framework.test import APIClient
 
+from config.log_filters import RefusalOneLine
 from tests.factories import table, user
 
 pytestmark = pytest.mark.django_db
@@ -84,3 +85,24 @@ def test_a_server_error_keeps_its_traceback(caplog):
     (record,) = refusals(caplog)
     assert record.levelno == logging.ERROR
     assert record.exc_info is not None and record.exc_info[0] is RuntimeError
+
+
+def test_the_line_holds_when_logging_is_configured_twice(caplog):
+    """Configuring logging again (logging.config.dictConfig adds a logger's filters without
+    removing those it has) puts a second filter on the CSRF logger: the second pass must not
+    rewrite the line without its reason (it did, in CI, after a test configured logging again)."""
+    csrf_logger = logging.getLogger("django.security.csrf")
+    second = RefusalOneLine()
+    csrf_logger.addFilter(second)
+    try:
+        browser = Client(enforce_csrf_checks=True)
+        browser.force_login(user("supervisor"))
+        with caplog.at_level(logging.INFO, logger="django"):
+            response = browser.post("/tables/new/", {"code": "NEW1"})
+    finally:
+        csrf_logger.removeFilter(second)
+    assert response.status_code == 403
+    (record,) = refusals(caplog)
+    assert record.getMessage() == (
+        "Forbidden: POST /tables/new/ by supervisor-user (403): CSRF cookie not set."
+    )
