@@ -10,7 +10,7 @@ from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
 from config.money import AMOUNT_DIGITS, money_text
-from rounds.engine.document import RESERVED_PLAYER_IDS, id_problem
+from rounds.engine.document import player_id_problem
 from tables.choices import Currency, Game
 from tables.models import Table
 
@@ -26,9 +26,7 @@ def stake_range_text(low: Decimal | None, high: Decimal | None, currency: str) -
 
 def validate_player_id(value: str) -> None:
     """A player id as the round format defines it (and not a word of the player pages' own)."""
-    problem = id_problem(value)
-    if problem is None and value in RESERVED_PLAYER_IDS:
-        problem = f"{value!r} names a page of Pitboss: not a player id"
+    problem = player_id_problem(value)
     if problem:
         raise ValidationError(problem, code="invalid")
 

@@ -362,10 +362,19 @@ def _id(doc: dict, name: str, where: str) -> str:
     return value
 
 
+def player_id_problem(value: object) -> str | None:
+    """What keeps `value` from being a player id: an id, and not a word of the player pages' own."""
+    problem = id_problem(value)
+    if problem is None and value in RESERVED_PLAYER_IDS:
+        problem = f"{value!r} names a page of Pitboss: not a player id"
+    return problem
+
+
 def _player_id(doc: dict) -> str:
-    player = _id(doc, "player", "")
-    if player in RESERVED_PLAYER_IDS:
-        raise RoundFormatError("player", f"{player!r} names a page of Pitboss: not a player id")
+    player = _required(doc, "player", "")
+    problem = player_id_problem(player)
+    if problem:
+        raise RoundFormatError("player", problem)
     return player
 
 
