@@ -12,7 +12,7 @@ help:
 	@echo "make demo    migrate and serve the back office at http://$(DEMO_ADDRESS)"
 	@echo "make test    run the test suite (pytest)"
 	@echo "make bench   run the benchmarks in tests/benchmarks/ (only some: BENCH=\"reports pages\")"
-	@echo "make lint    ruff check and ruff format --check"
+	@echo "make lint    ruff check, ruff format --check, the import contracts and the internals check"
 	@echo "make format  apply ruff's fixes and formatting"
 	@echo "make clean   remove .venv and the caches (keeps var/, the development database)"
 
@@ -55,9 +55,13 @@ test: .venv
 bench: .venv
 	$(BIN)/python -m tests.benchmarks.run $(BENCH)
 
+# lint-imports: the layers of pyproject.toml's [tool.importlinter]; tools.internals: only the documented
+# API of the dependencies ([tool.pitboss.internals]).
 lint: .venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache --no-logo
+	$(BIN)/python -m tools.internals
 
 format: .venv
 	$(BIN)/ruff check --fix .

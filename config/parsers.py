@@ -23,10 +23,16 @@ from rest_framework import renderers, status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser, get_encoding
 from rest_framework.settings import api_settings
-from rest_framework.utils.json import strict_constant
 
 MAX_JSON_DEPTH = 64
 TOO_DEEP = f"arrays and objects nested more than {MAX_JSON_DEPTH} levels deep"
+
+
+def strict_constant(name: str):
+    """json.loads' parse_constant for a strict parser (UNICODE_JSON/STRICT_JSON): NaN and Infinity are
+    not JSON, and not amounts."""
+    raise ValueError(f"Out of range float values are not JSON compliant: {name!r}")
+
 
 # The scan keeps only quotes and brackets (escaped quotes and backslashes dropped first), brackets
 # as ( and ), and matches the result with a regular expression for "never more than `limit` open"

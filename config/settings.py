@@ -5,6 +5,7 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
+import django
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
@@ -57,6 +58,7 @@ INSTALLED_APPS = [
     "limits",
     "rounds",
     "reports",
+    "demo",
 ]
 
 MIDDLEWARE = [
@@ -74,11 +76,13 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: it turns a lockout into its page
 ]
 
-# The user, their permissions and roles, and the session are read by prepared SQL on every page
-# (accounts/backends.py, accounts/sessions.py). django-axes's backend comes first: it refuses a
-# locked-out sign-in before any password is checked.
+# django-axes's backend comes first: it refuses a locked-out sign-in before any password is checked.
+# RoleBackend is Django's ModelBackend reading a user's permissions and roles in one query a request.
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "accounts.backends.RoleBackend"]
-SESSION_ENGINE = "accounts.sessions"
+# Sessions are rows in the database. The production settings put their shared Redis cache in front
+# (cached_db); here the cache is each process's own memory, where a session signed out in one process
+# would live on in another's copy, so none is.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # A session ends after this long without a request, and this long after sign-in however busy
 # (config/session_lifetime.py, whatever the engine); the cookie and the stored session last no longer.
 PITBOSS_SESSION_IDLE = timedelta(minutes=env_int("PITBOSS_SESSION_IDLE_MINUTES", 30, minimum=1))
@@ -111,10 +115,13 @@ LOGGING = {
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 
+# Django's engine with its default loaders, cached (also with DEBUG on, reloaded when a file changes).
+# Forms render through the same engine (TemplatesSetting), so a widget template in templates/
+# overrides Django's; the second directory holds Django's own form templates, as its docs direct.
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", Path(django.__path__[0]) / "forms" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -127,10 +134,7 @@ TEMPLATES = [
     },
 ]
 
-# Every django-tables2 table renders its rows in one pass (config/table_rows.py), and forms draw
-# their inputs and selects in Python (config/form_renderer.py).
-DJANGO_TABLES2_TEMPLATE = "includes/table.html"
-FORM_RENDERER = "config.form_renderer.FormRenderer"
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 # Pages and PDFs load nothing from the internet; the browser is told so too.
 SECURE_CSP = {

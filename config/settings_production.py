@@ -52,6 +52,9 @@ CACHES = {
         "OPTIONS": {"socket_connect_timeout": 5, "socket_timeout": 5},
     }
 }
+# A page reads its session from that cache; every change is written to the database too (Django's
+# cached_db engine), so sessions outlive a Redis restart or eviction, and a cache miss reads the row.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # HTTPS ends at the proxy, which must set X-Forwarded-Proto on every request (replacing any a
 # client sent): that is how a request is known to have come in over HTTPS.

@@ -1,8 +1,7 @@
 import django_tables2 as tables
 from django.utils import timezone
-from django.utils.html import format_html
 
-from config.listing import BadgeColumn, MoneyColumn, UtcDateTimeColumn
+from config.listing import BadgeColumn, CellColumn, MoneyColumn, UtcDateTimeColumn
 
 from .models import PersonalLimit, Player, TableLimit
 
@@ -20,7 +19,9 @@ class PlayerTable(tables.Table):
 
 
 class TableLimitTable(tables.Table):
-    table = tables.Column(accessor="table__code", verbose_name="table")
+    table = tables.Column(
+        accessor="table__code", verbose_name="table", linkify=lambda record: record.table.get_absolute_url()
+    )
     game = tables.Column(accessor="table__game", verbose_name="game")
     kind = tables.Column()
     min_stake = MoneyColumn(currency="table__currency")
@@ -32,9 +33,6 @@ class TableLimitTable(tables.Table):
         fields = ["table", "game", "kind", "min_stake", "max_stake", "currency"]
         order_by = ("table", "kind")
         empty_text = "No table limit matches."
-
-    def render_table(self, value, record):
-        return format_html('<a href="{}">{}</a>', record.table.get_absolute_url(), value)
 
     def render_game(self, record):
         return record.table.get_game_display()
@@ -51,15 +49,29 @@ def personal_limit_state(row: PersonalLimit) -> str:
     return "in force"
 
 
+def personal_limit_badge(state: str) -> dict:
+    """cells/badge.html of a state: "in force" is `badge-in-force`."""
+    return {"badge": state.replace(" ", "-"), "label": state}
+
+
 class PersonalLimitTable(tables.Table):
     """Every setting of a personal limit, with its state."""
 
-    player = tables.Column(accessor="player__external_id", verbose_name="player")
+    player = tables.Column(
+        accessor="player__external_id",
+        verbose_name="player",
+        linkify=lambda record: record.player.get_absolute_url(),
+    )
     scope = tables.Column(empty_values=(), orderable=False)
     min_stake = MoneyColumn(currency="player__currency")
     max_stake = MoneyColumn(currency="player__currency")
     effective_from = UtcDateTimeColumn()
-    state = tables.Column(empty_values=(), orderable=False)
+    state = CellColumn(
+        template_name="cells/badge.html",
+        empty_values=(),
+        orderable=False,
+        extra_context=lambda record: personal_limit_badge(personal_limit_state(record)),
+    )
     reason = tables.Column(attrs={"td": {"class": "reason"}})
     created_by = tables.Column(accessor="created_by__username", verbose_name="by")
 
@@ -78,15 +90,8 @@ class PersonalLimitTable(tables.Table):
         order_by = "-effective_from"
         empty_text = "No personal limit matches."
 
-    def render_player(self, value, record):
-        return format_html('<a href="{}">{}</a>', record.player.get_absolute_url(), value)
-
     def render_scope(self, record):
         return record.scope_label
-
-    def render_state(self, record):
-        state = personal_limit_state(record)
-        return format_html('<span class="badge badge-{}">{}</span>', state.replace(" ", "-"), state)
 
     def value_state(self, record):
         return personal_limit_state(record)

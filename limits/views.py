@@ -13,9 +13,9 @@ from django.views.generic import DetailView, FormView, TemplateView
 from config.forms import add_service_errors
 from config.listing import FilteredListView
 from config.views import PermissionRequiredMixin
+from tables.history import with_changes
 from tables.models import Table
 from tables.selectors import configuration_in_force
-from tables.views import with_changes
 
 from . import services
 from .choices import TABLE_LIMIT_KINDS

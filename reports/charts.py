@@ -1,7 +1,9 @@
-"""Charts for the report PDFs, drawn here as inline SVG (no chart library, nothing loaded).
+"""Charts for the report PDFs, as inline SVG (no chart library, nothing loaded).
 
-Each function takes plain values and returns SVG markup, safe to put in a template: every text in
-it is escaped. Sizes are in SVG user units; the templates scale a chart to the width of the page.
+Each chart's geometry is worked out here as plain data: coordinates, ticks, bars, legend positions,
+rounded to a tenth of an SVG user unit. Its template in templates/reports/charts/ draws it (the
+markup, colours and font), so the result is safe to put in a page: every text in it is escaped. The
+report templates scale a chart to the width of the page.
 """
 
 from dataclasses import dataclass
@@ -9,22 +11,13 @@ from datetime import date
 from decimal import Decimal
 from math import ceil, floor
 
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
-
-INK = "#1f2933"
-GRID = "#d9dee3"
-OBSERVED = "#1d4e89"
-BAND = "#9cc3e6"
-THEORETICAL = "#b5482b"
-OUTSIDE = "#c0392b"
-EXPECTED = "#f0b35c"
-DASHED = ' stroke-dasharray="5,3"'
-FONT = 'font-family="DejaVu Sans Condensed, DejaVu Sans, sans-serif"'
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
 
 # Round steps for an axis, in its units; the first that gives at most MAX_TICKS ticks is used.
 TICK_STEPS = [Decimal(step) for step in ("0.05", "0.1", "0.2", "0.5", "1", "2", "5", "10", "20", "50", "100")]
 MAX_TICKS = 6
+TITLE_Y = 12  # the title's baseline, and the legend's, above the plot
 
 
 @dataclass(frozen=True)
@@ -39,31 +32,9 @@ class TrendPoint:
     outside: bool = False  # the theoretical RTP lies outside the interval
 
 
-def _number(value: float) -> str:
-    return f"{value:.1f}"
-
-
-def _text(x: float, y: float, text: str, *, size: float = 9, anchor: str = "start", fill: str = INK) -> str:
-    return (
-        f'<text x="{_number(x)}" y="{_number(y)}" font-size="{size}" text-anchor="{anchor}" '
-        f'fill="{fill}" {FONT}>{escape(text)}</text>'
-    )
-
-
-def _line(
-    x1: float, y1: float, x2: float, y2: float, colour: str = INK, width: float = 0.6, extra: str = ""
-) -> str:
-    return (
-        f'<line x1="{_number(x1)}" y1="{_number(y1)}" x2="{_number(x2)}" y2="{_number(y2)}" '
-        f'stroke="{colour}" stroke-width="{width}"{extra}/>'
-    )
-
-
-def _rect(x: float, y: float, width: float, height: float, fill: str, extra: str = "") -> str:
-    return (
-        f'<rect x="{_number(x)}" y="{_number(y)}" width="{_number(width)}" height="{_number(height)}" '
-        f'fill="{fill}"{extra}/>'
-    )
+def _at(value) -> float:
+    """A coordinate or length as the SVG gives it: to a tenth of a unit."""
+    return round(float(value), 1)
 
 
 def _percent_label(value: Decimal, step: Decimal) -> str:
@@ -84,23 +55,15 @@ def axis_ticks(low: Decimal, high: Decimal) -> list[Decimal]:
     return [first + step * index for index in range(count)]
 
 
-def _legend(items: list[tuple[str, str]], *, right: float, y: float) -> list[str]:
-    """Legend swatches from the right edge leftwards: [(svg of a 14-unit swatch at x=0, label)]."""
-    parts = []
+def _legend(items: list[tuple[str, str]], *, right: float) -> list[dict]:
+    """Legend entries laid out from the right edge leftwards, the last item rightmost: each a
+    swatch (its name in the template) 14 units wide at `x` and its label after it."""
+    entries = []
     x = right
     for swatch, label in reversed(items):
-        width = 6.0 * len(label) + 20
-        x -= width
-        parts.append(f'<g transform="translate({_number(x)},{_number(y - 4)})">{swatch}</g>')
-        parts.append(_text(x + 18, y, label, size=8.5))
-    return parts
-
-
-def _svg_open(width: int, height: int, title: str) -> str:
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" aria-label="{escape(title)}">'
-    )
+        x -= 6.0 * len(label) + 20
+        entries.append({"swatch": swatch, "label": label, "x": _at(x), "text_x": _at(x + 18)})
+    return entries
 
 
 def rtp_trend_svg(points: list[TrendPoint], *, title: str, width: int = 760, height: int = 190) -> SafeString:
@@ -111,8 +74,7 @@ def rtp_trend_svg(points: list[TrendPoint], *, title: str, width: int = 760, hei
     plot_height = height - top - bottom
     plot_bottom = top + plot_height
     step = plot_width / max(len(points), 1)
-
-    parts = [_svg_open(width, height, title), _text(left, 12, title, size=10)]
+    chart = {"width": width, "height": height, "title": title, "title_x": _at(left), "title_y": _at(TITLE_Y)}
     values = [
         value
         for point in points
@@ -120,71 +82,70 @@ def rtp_trend_svg(points: list[TrendPoint], *, title: str, width: int = 760, hei
         if value is not None
     ]
     if not values:
-        parts.append(
-            _text(left + plot_width / 2, top + plot_height / 2, "No play on these days", anchor="middle")
-        )
-        parts.append("</svg>")
-        return mark_safe("".join(parts))
+        chart["empty"] = {"x": _at(left + plot_width / 2), "y": _at(top + plot_height / 2)}
+        return render_to_string("reports/charts/rtp_trend.svg", chart)
 
     ticks = axis_ticks(min(values), max(values))
     y_low, y_high = float(ticks[0]), float(ticks[-1])
 
-    def x_of(index: int) -> float:
+    def x_of(index: float) -> float:
         return left + (index + 0.5) * step
 
     def y_of(value: Decimal) -> float:
         return top + plot_height * (1 - (float(value) - y_low) / (y_high - y_low))
 
-    for tick in ticks:
-        y = y_of(tick)
-        parts.append(_line(left, y, left + plot_width, y, GRID))
-        parts.append(_text(left - 4, y + 3, _percent_label(tick, ticks[1] - ticks[0]), size=8, anchor="end"))
-
+    tick_step = ticks[1] - ticks[0]
+    chart["grid"] = {"x1": _at(left), "x2": _at(left + plot_width), "label_x": _at(left - 4)}
+    chart["ticks"] = [
+        {"y": _at(y_of(tick)), "label_y": _at(y_of(tick) + 3), "label": _percent_label(tick, tick_step)}
+        for tick in ticks
+    ]
     # The band: one rectangle a day wide per day, so neighbouring days join into a band.
-    for index, point in enumerate(points):
-        if point.low is not None and point.high is not None:
-            y_top = y_of(point.high)
-            band_height = max(y_of(point.low) - y_top, 0.5)
-            parts.append(
-                _rect(x_of(index) - step / 2, y_top, step, band_height, BAND, ' fill-opacity="0.55"')
-            )
-
-    for field, colour, dash in (("theoretical", THEORETICAL, DASHED), ("observed", OBSERVED, "")):
-        for days in _runs_of_days(points, field):
+    chart["bands"] = [
+        {
+            "x": _at(x_of(index) - step / 2),
+            "y": _at(y_of(point.high)),
+            "width": _at(step),
+            "height": _at(max(y_of(point.low) - y_of(point.high), 0.5)),
+        }
+        for index, point in enumerate(points)
+        if point.low is not None and point.high is not None
+    ]
+    chart["lines"] = []
+    for series in ("theoretical", "observed"):
+        for days in _runs_of_days(points, series):
             if len(days) == 1:  # a lone day: a short level mark, so that it still shows
                 index, value = days[0]
                 days = [(index - 1 / 3, value), (index + 1 / 3, value)]
-            coordinates = " ".join(f"{_number(x_of(index))},{_number(y_of(value))}" for index, value in days)
-            parts.append(
-                f'<polyline points="{coordinates}" fill="none" stroke="{colour}" stroke-width="1.4"{dash}/>'
-            )
-    for index, point in enumerate(points):
-        if point.observed is not None:
-            colour, radius = (OUTSIDE, 3) if point.outside else (OBSERVED, 2)
-            x, y = _number(x_of(index)), _number(y_of(point.observed))
-            parts.append(f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{colour}"/>')
-
-    # Day labels: every fifth day back from the last, so that the report's own day is labelled.
-    for index in range(len(points) - 1, -1, -5):
-        x = x_of(index)
-        parts.append(_line(x, plot_bottom, x, plot_bottom + 3))
-        parts.append(_text(x, plot_bottom + 13, points[index].day.strftime("%d %b"), size=8, anchor="middle"))
-    parts.append(_rect(left, top, plot_width, plot_height, "none", f' stroke="{INK}" stroke-width="0.6"'))
-    legend = [
-        (_line(0, 4, 14, 4, OBSERVED, 1.4), "observed RTP"),
-        (_rect(0, 0, 14, 8, BAND, ' fill-opacity="0.55"'), "99% interval"),
-        (_line(0, 4, 14, 4, THEORETICAL, 1.4, DASHED), "theoretical"),
-        (f'<circle cx="7" cy="4" r="3" fill="{OUTSIDE}"/>', "outside 99%"),
+            coordinates = [(_at(x_of(index)), _at(y_of(value))) for index, value in days]
+            chart["lines"].append({"series": series, "points": coordinates})
+    chart["dots"] = [
+        {"x": _at(x_of(index)), "y": _at(y_of(point.observed)), "outside": point.outside}
+        for index, point in enumerate(points)
+        if point.observed is not None
     ]
-    parts.extend(_legend(legend, right=width - right, y=12))
-    parts.append("</svg>")
-    return mark_safe("".join(parts))
+    # Day labels: every fifth day back from the last, so that the report's own day is labelled.
+    chart["axis"] = {"y": _at(plot_bottom), "tick_y": _at(plot_bottom + 3), "label_y": _at(plot_bottom + 13)}
+    chart["days"] = [
+        {"x": _at(x_of(index)), "label": points[index].day.strftime("%d %b")}
+        for index in range(len(points) - 1, -1, -5)
+    ]
+    chart["frame"] = {"x": _at(left), "y": _at(top), "width": _at(plot_width), "height": _at(plot_height)}
+    legend = [
+        ("observed", "observed RTP"),
+        ("band", "99% interval"),
+        ("theoretical", "theoretical"),
+        ("outside", "outside 99%"),
+    ]
+    chart["legend"] = _legend(legend, right=width - right)
+    chart["legend_y"] = _at(TITLE_Y - 4)
+    return render_to_string("reports/charts/rtp_trend.svg", chart)
 
 
-def _runs_of_days(points: list[TrendPoint], field: str) -> list[list[tuple[int, Decimal]]]:
+def _runs_of_days(points: list[TrendPoint], field: str) -> list[list[tuple[float, Decimal]]]:
     """Consecutive days that have a value for `field`: a line is not drawn across a day without play."""
-    runs: list[list[tuple[int, Decimal]]] = []
-    current: list[tuple[int, Decimal]] = []
+    runs: list[list[tuple[float, Decimal]]] = []
+    current: list[tuple[float, Decimal]] = []
     for index, point in enumerate(points):
         value = getattr(point, field)
         if value is None:
@@ -207,25 +168,48 @@ def pattern_hits_svg(rows: list[dict], *, title: str, width: int = 760) -> SafeS
     values = [float(row["hits"]) for row in rows] + [float(row["expected"] or 0) for row in rows]
     largest = max([*values, 1.0])
 
-    parts = [_svg_open(width, height, title), _text(0, 12, title, size=10)]
-    legend = [(_rect(0, 0, 14, 8, OBSERVED), "hits"), (_rect(0, 0, 14, 8, EXPECTED), "expected")]
-    parts.extend(_legend(legend, right=width, y=12))
-    if not rows:
-        parts.append(_text(label_width, top + 12, "No pattern figures for this option."))
+    def bar(y: float, offset: int, series: str, value: float, label: str) -> dict:
+        length = bar_width * value / largest
+        return {
+            "series": series,
+            "y": _at(y + offset),
+            "length": _at(max(length, 0.8)),
+            "label": label,
+            "label_x": _at(label_width + length + 4),
+            "label_y": _at(y + offset + 8),
+        }
+
+    chart_rows = []
     for index, row in enumerate(rows):
         y = top + index * row_height
-        parts.append(_text(label_width - 6, y + 13, str(row["pattern"]), anchor="end"))
+        bars = [bar(y, 2, "hits", float(row["hits"]), f"{row['hits']:,}")]
         expected = row["expected"]
-        bars = [(2, float(row["hits"]), OBSERVED, f"{row['hits']:,}")]
-        if expected is None:
-            parts.append(_text(label_width + 4, y + 20, "expected: odds not known", size=8))
-        else:
+        if expected is not None:
             expected = float(expected)
-            bars.append((12, expected, EXPECTED, f"{expected:,.2f}" if expected < 10 else f"{expected:,.1f}"))
-        for offset, value, colour, label in bars:
-            length = bar_width * value / largest
-            parts.append(_rect(label_width, y + offset, max(length, 0.8), 9, colour))
-            parts.append(_text(label_width + length + 4, y + offset + 8, label, size=8))
-    parts.append(_line(label_width, top - 2, label_width, height - 4))
-    parts.append("</svg>")
-    return mark_safe("".join(parts))
+            label = f"{expected:,.2f}" if expected < 10 else f"{expected:,.1f}"
+            bars.append(bar(y, 12, "expected", expected, label))
+        chart_rows.append(
+            {
+                "pattern": str(row["pattern"]),
+                "label_y": _at(y + 13),
+                "odds_known": expected is not None,
+                "note_y": _at(y + 20),
+                "bars": bars,
+            }
+        )
+    chart = {
+        "width": width,
+        "height": height,
+        "title": title,
+        "title_x": _at(0),
+        "title_y": _at(TITLE_Y),
+        "legend": _legend([("hits", "hits"), ("expected", "expected")], right=width),
+        "legend_y": _at(TITLE_Y - 4),
+        "rows": chart_rows,
+        "bars_x": _at(label_width),
+        "label_x": _at(label_width - 6),
+        "note_x": _at(label_width + 4),
+        "empty_y": _at(top + 12),
+        "axis": {"x": _at(label_width), "y1": _at(top - 2), "y2": _at(height - 4)},
+    }
+    return render_to_string("reports/charts/pattern_hits.svg", chart)

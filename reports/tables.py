@@ -1,9 +1,8 @@
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.http import urlencode
 
-from config.listing import BadgeColumn, MoneyColumn, UtcDateTimeColumn
-from config.money import money
+from config.listing import BadgeColumn, CellColumn, MoneyColumn, UtcDateTimeColumn
 from rounds.engine.rules import kind_label
 from tables.choices import Game
 from tables.templatetags.pitboss import utc_text
@@ -18,6 +17,7 @@ from .models import (
 )
 
 NUMBER = {"th": {"class": "number"}, "td": {"class": "number"}}
+TABLE_LINK = ("tables:table_detail", [tables.A("table__code")])
 INTERVAL_WORDS = {IntervalMethod.NORMAL: "normal", IntervalMethod.LOG: "log"}
 
 
@@ -63,7 +63,12 @@ def game_label(game: str) -> str:
 class DailyFiguresTable(tables.Table):
     # The page shows one day: the day is in the title and in the CSV, not in every row.
     day = tables.DateColumn(format="Y-m-d", visible=False)
-    table_code = tables.Column("Table", empty_values=())
+    table_code = CellColumn(
+        "Table",
+        template_name="cells/figures_table.html",
+        empty_values=(),
+        extra_context=lambda record: {"game": game_label(record.game)},
+    )
     kind = tables.Column("Bet kind")
     wagered = MoneyColumn("Handle")
     returned = MoneyColumn("Returned")
@@ -73,7 +78,16 @@ class DailyFiguresTable(tables.Table):
     difference = tables.Column("Difference", attrs=NUMBER, orderable=False, empty_values=())
     ci95 = IntervalColumn("ci95", "95% interval")
     ci99 = IntervalColumn("ci99", "99% interval")
-    interval_method = tables.Column("Interval", attrs={"td": {"class": "small"}})
+    # A word in the column; the method in full when pointed at (and in the page's notes).
+    interval_method = CellColumn(
+        "Interval",
+        template_name="cells/titled.html",
+        attrs={"td": {"class": "small"}},
+        extra_context=lambda record: {
+            "title": record.get_interval_method_display(),
+            "text": INTERVAL_WORDS.get(record.interval_method, record.interval_method),
+        },
+    )
     outside_99 = tables.BooleanColumn(verbose_name="RTP flag", yesno="outside 99%,")
 
     class Meta:
@@ -99,13 +113,6 @@ class DailyFiguresTable(tables.Table):
         empty_text = "No figures: no run of the day has succeeded, or no filter matches."
         row_attrs = {"class": lambda record: "has-finding" if record.outside_99 else ""}
 
-    def render_table_code(self, value, record):
-        if not value:
-            return format_html(
-                '<strong>Total</strong> <span class="subtle">{}</span>', game_label(record.game)
-            )
-        return format_html('<a href="{}">{}</a>', reverse("tables:table_detail", args=[value]), value)
-
     def value_table_code(self, value):
         return value or "total"
 
@@ -122,28 +129,23 @@ class DailyFiguresTable(tables.Table):
     def value_difference(self, record):
         return "" if record.difference is None else str(record.difference)
 
-    def render_interval_method(self, record):
-        """A word in the column; the method in full when pointed at (and in the page's notes)."""
-        return format_html(
-            '<span title="{}">{}</span>',
-            record.get_interval_method_display(),
-            INTERVAL_WORDS.get(record.interval_method, record.interval_method),
-        )
-
     def value_interval_method(self, value):
         return value
 
 
 class DailyTableSummaryTable(tables.Table):
     day = tables.DateColumn(format="Y-m-d", visible=False)
-    table = tables.Column("Table", accessor="table__code")
+    table = tables.Column("Table", accessor="table__code", linkify=TABLE_LINK)
     cancelled_rounds = tables.Column("Cancelled", attrs=NUMBER)
     voided_rounds = tables.Column("Voided", attrs=NUMBER)
-    resettled_rounds = tables.Column("Re-settled", attrs=NUMBER)
+    # Approved; the proposals of any status beside them when there are others.
+    resettled_rounds = CellColumn("Re-settled", template_name="cells/resettled_rounds.html", attrs=NUMBER)
     resettlements = tables.Column("Re-settlements proposed", attrs=NUMBER, visible=False)
     refunds = tables.Column("Bets refunded", attrs=NUMBER, visible=False)
-    refunded = MoneyColumn("Refunds")
-    voided_reversed = MoneyColumn("Voids: back / returned")
+    # The bets refunded and what they were refunded.
+    refunded = CellColumn("Refunds", template_name="cells/refunded.html", attrs=NUMBER)
+    # The payouts the day's voids took back and the stakes they gave back.
+    voided_reversed = CellColumn("Voids: back / returned", template_name="cells/voided.html", attrs=NUMBER)
     voided_stakes_returned = MoneyColumn("Voids: stakes returned", visible=False)
     limit_findings = tables.Column("Limit findings", attrs=NUMBER)
     money_findings = tables.Column("Money findings", attrs=NUMBER)
@@ -177,41 +179,11 @@ class DailyTableSummaryTable(tables.Table):
         empty_text = "No table summaries for this run."
         row_attrs = {"class": lambda record: "has-finding" if record.flagged else ""}
 
-    def render_table(self, record):
-        return format_html(
-            '<a href="{}">{}</a>', reverse("tables:table_detail", args=[record.table.code]), record.table.code
-        )
-
     def render_game(self, value):
         return game_label(value)
 
-    def render_resettled_rounds(self, value, record):
-        """Approved; the proposals of any status beside them when there are others."""
-        if record.resettlements == value:
-            return value
-        return format_html('{} <span class="subtle">of {} proposed</span>', value, record.resettlements)
-
-    def render_refunded(self, value, record):
-        """The bets refunded and what they were refunded."""
-        if not record.refunds:
-            return "—"
-        return format_html(
-            '{} <span class="subtle">({} bet{})</span>',
-            money(value, record.currency),
-            record.refunds,
-            "" if record.refunds == 1 else "s",
-        )
-
     def value_refunded(self, value):
         return str(value)
-
-    def render_voided_reversed(self, value, record):
-        """The payouts the day's voids took back and the stakes they gave back."""
-        if not record.voided_rounds:
-            return "—"
-        return format_html(
-            "{} / {}", money(value, record.currency), money(record.voided_stakes_returned, record.currency)
-        )
 
     def value_voided_reversed(self, value):
         return str(value)
@@ -225,7 +197,7 @@ class DailyTableSummaryTable(tables.Table):
 
 class DailyExposureTable(tables.Table):
     day = tables.DateColumn(format="Y-m-d", visible=False)
-    table = tables.Column("Table", accessor="table__code")
+    table = tables.Column("Table", accessor="table__code", linkify=TABLE_LINK)
     kind = tables.Column("Side option")
     stakes = MoneyColumn("Stakes")
     returned = MoneyColumn("Returned")
@@ -233,7 +205,11 @@ class DailyExposureTable(tables.Table):
     theoretical_rtp = PercentColumn("Theoretical RTP")
     liability_total = MoneyColumn("Liability")
     peak_liability = MoneyColumn("Peak liability")
-    peak_round_id = tables.Column("Peak round", attrs={"td": {"class": "mono small"}})
+    peak_round_id = tables.Column(
+        "Peak round",
+        linkify=("rounds:round_detail", [tables.A("peak_round_id")]),
+        attrs={"td": {"class": "mono small"}},
+    )
     after_max_round_bets = tables.Column("Bets after max round", attrs=NUMBER)
     after_max_round_stakes = MoneyColumn("Stakes after max round")
 
@@ -256,19 +232,11 @@ class DailyExposureTable(tables.Table):
         ]
         empty_text = "No side option was staked, or the day has not been run."
 
-    def render_table(self, record):
-        return format_html(
-            '<a href="{}">{}</a>', reverse("tables:table_detail", args=[record.table.code]), record.table.code
-        )
-
     def render_kind(self, value):
         return kind_label(value)
 
     def value_kind(self, value):
         return value
-
-    def render_peak_round_id(self, value):
-        return format_html('<a href="{}">{}</a>', reverse("rounds:round_detail", args=[value]), value)
 
 
 class ReportDocumentTable(tables.Table):
@@ -278,8 +246,14 @@ class ReportDocumentTable(tables.Table):
     size = tables.Column("Size", attrs=NUMBER)
     sha256 = tables.Column("SHA-256", attrs={"td": {"class": "mono small"}})
     generated_at = UtcDateTimeColumn("Made")
-    run = tables.Column("Run", accessor="run__pk")
-    download = tables.Column("", empty_values=(), orderable=False, exclude_from_export=True)
+    run = CellColumn("Run", accessor="run__pk", template_name="cells/report_run.html")
+    download = tables.Column(
+        "",
+        empty_values=(),
+        orderable=False,
+        exclude_from_export=True,
+        linkify=("reports:document_download", [tables.A("pk")]),
+    )
 
     class Meta:
         model = ReportDocument
@@ -294,29 +268,23 @@ class ReportDocumentTable(tables.Table):
     def value_size(self, value):
         return value
 
-    def render_run(self, record):
-        run = record.run
-        if run.superseded_by_id:
-            return format_html(
-                '{} <span class="subtle">({})</span> '
-                '<span class="badge badge-superseded">superseded by run {}</span>',
-                run.pk,
-                run.get_trigger_display(),
-                run.superseded_by_id,
-            )
-        return format_html('{} <span class="subtle">({})</span>', run.pk, run.get_trigger_display())
-
     def value_run(self, record):
         return record.run_id
 
-    def render_download(self, record):
-        return format_html(
-            '<a href="{}">Download PDF</a>', reverse("reports:document_download", args=[record.pk])
-        )
+    def render_download(self):
+        return "Download PDF"
+
+
+def figures_url(record) -> str | None:
+    """`linkify` of a run: a succeeded run's figures (the daily report of that run)."""
+    if record.status != "succeeded":
+        return None
+    return f"{reverse('reports:daily_report')}?{urlencode({'run': record.pk})}"
 
 
 class ReportRunTable(tables.Table):
-    id = tables.Column("Run", attrs=NUMBER)
+    # A succeeded run links to its figures.
+    id = tables.Column("Run", attrs=NUMBER, linkify=figures_url)
     day = tables.DateColumn(format="Y-m-d")
     number = tables.Column("Of the day", attrs=NUMBER)
     started_by = tables.Column("By", default="—")
@@ -324,8 +292,21 @@ class ReportRunTable(tables.Table):
     finished_at = UtcDateTimeColumn("Finished", default="—")
     seconds = tables.Column("Seconds", attrs=NUMBER, orderable=False, empty_values=())
     status = BadgeColumn()
-    superseded_by = tables.Column("Superseded by", accessor="superseded_by_id", default="—")
-    figures_sha256 = tables.Column("Figures SHA-256", attrs={"td": {"class": "mono small"}}, default="—")
+    superseded_by = CellColumn(
+        "Superseded by",
+        accessor="superseded_by_id",
+        template_name="cells/superseded_by.html",
+        default="—",
+        extra_context=lambda record: {"at": utc_text(record.superseded_at)},
+    )
+    # The start of the checksum; all of it when pointed at, and in the CSV.
+    figures_sha256 = CellColumn(
+        "Figures SHA-256",
+        template_name="cells/titled.html",
+        attrs={"td": {"class": "mono small"}},
+        default="—",
+        extra_context=lambda value: {"title": value, "text": f"{value[:12]}…"},
+    )
     error = tables.Column(attrs={"td": {"class": "small"}})
 
     class Meta:
@@ -348,26 +329,8 @@ class ReportRunTable(tables.Table):
         order_by = "-started_at"
         empty_text = "The daily job has not run yet."
 
-    def render_id(self, record):
-        """A succeeded run links to its figures."""
-        if record.status != "succeeded":
-            return record.pk
-        url = reverse("reports:daily_report")
-        return format_html('<a href="{}?run={}">{}</a>', url, record.pk, record.pk)
-
     def value_id(self, record):
         return record.pk
-
-    def render_superseded_by(self, record):
-        return format_html(
-            'run {} <span class="subtle">{}</span>',
-            record.superseded_by_id,
-            utc_text(record.superseded_at),
-        )
-
-    def render_figures_sha256(self, value):
-        """The start of the checksum; all of it when pointed at, and in the CSV."""
-        return format_html('<span title="{}">{}…</span>', value, value[:12])
 
     def render_seconds(self, record):
         return "—" if record.seconds is None else f"{record.seconds:,.1f}"

@@ -21,7 +21,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from celery import chain, chord, current_app, group, shared_task
-from celery.backends.base import DisabledBackend
 from django.core.exceptions import ValidationError
 from django.db import OperationalError
 
@@ -85,7 +84,7 @@ def _failure_recorded(task, run_id: int, step: _Step):
 def chords_possible() -> bool:
     """A chord counts its finished parts in the result backend; without one (an AMQP broker, whose
     results are not kept) the job runs its tables one after another instead. Eagerly, it needs none."""
-    return current_app.conf.task_always_eager or not isinstance(current_app.backend, DisabledBackend)
+    return bool(current_app.conf.task_always_eager or current_app.conf.result_backend)
 
 
 def _run_in_progress(run_id: int) -> ReportRun | None:

@@ -2,12 +2,9 @@
 
 import django_tables2 as tables
 from django.utils.functional import cached_property
-from django.utils.safestring import mark_safe
 
-from config.html import format_html
 from config.links import ArgumentUrls
-from config.listing import MoneyColumn, UtcDateTimeColumn
-from config.money import money
+from config.listing import CellColumn, MoneyColumn, UtcDateTimeColumn
 from rounds.engine.rules import kind_label
 from tables.templatetags.pitboss import utc_text
 
@@ -17,36 +14,58 @@ from .outcome import outcome_label
 NUMBER = {"th": {"class": "number"}, "td": {"class": "number"}}
 
 
-class OutcomeColumn(tables.Column):
+class OutcomeColumn(CellColumn):
     """A round's outcome (rounds.outcome: the status as sent, and its correction) as a badge; its
     label in exports. The rows carry it as the `outcome_expression()` annotation: no query per row."""
 
+    template_name = "cells/badge.html"
+
     def __init__(self, verbose_name="Outcome", **kwargs):
         kwargs.setdefault("orderable", False)
-        super().__init__(verbose_name, **kwargs)
+        super().__init__(verbose_name, by_value=True, **kwargs)
 
-    def render(self, value):
-        return format_html('<span class="badge badge-{}">{}</span>', value, outcome_label(value))
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["badge"] = kwargs["value"]
+        context["label"] = outcome_label(kwargs["value"])
+        return context
 
     def value(self, value):
         return outcome_label(value)
 
 
+class ReviewColumn(CellColumn):
+    """Who reviewed a round and when, or whether its findings wait for a review."""
+
+    template_name = "cells/review.html"
+
+    def cell_key(self, *, value, record, **kwargs):
+        return None if value else ("not reviewed", bool(record.finding_count))
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["at"] = utc_text(kwargs["value"])
+        return context
+
+
 class RoundLinks:
-    """A link to each row's round page, from one reverse() for the page (config/links.py)."""
+    """A table whose rows link to round pages (`linkify=round_url`): one reverse() for the table,
+    not one a row (config/links.py)."""
 
     @cached_property
     def round_urls(self) -> ArgumentUrls:
         return ArgumentUrls("rounds:round_detail")
 
-    def round_link(self, round_id: str):
-        return format_html('<a href="{}">{}</a>', self.round_urls(round_id), round_id)
+
+def round_url(table, value) -> str:
+    """`linkify` of a round id in a RoundLinks table: its round page."""
+    return table.round_urls(value)
 
 
 class RoundTable(RoundLinks, tables.Table):
     """Newest first, by id: the rows come from a keyset page, so no column re-sorts them."""
 
-    round_id = tables.Column("Round", attrs={"td": {"class": "code"}})
+    round_id = tables.Column("Round", linkify=round_url, attrs={"td": {"class": "code"}})
     table = tables.Column("Table", accessor="table__code", attrs={"td": {"class": "code"}})
     shoe = tables.Column("Shoe", accessor="shoe__code", attrs={"td": {"class": "code"}})
     number = tables.Column("No.", attrs=NUMBER)
@@ -58,8 +77,10 @@ class RoundTable(RoundLinks, tables.Table):
     wagered = MoneyColumn("Wagered", currency="table__currency")
     returned = MoneyColumn("Returned", currency="table__currency")
     currency = tables.Column(accessor="table__currency", visible=False)
-    finding_count = tables.Column("Findings", attrs=NUMBER)
-    reviewed = tables.Column("Review", accessor="reviewed_at", empty_values=())
+    finding_count = CellColumn(
+        "Findings", template_name="cells/finding_count.html", by_value=True, attrs=NUMBER
+    )
+    reviewed = ReviewColumn("Review", accessor="reviewed_at", empty_values=())
 
     class Meta:
         model = Round
@@ -83,30 +104,8 @@ class RoundTable(RoundLinks, tables.Table):
         empty_text = "No round matches."
         attrs = {"class": "round-list"}
 
-    def render_round_id(self, value):
-        return self.round_link(value)
-
-    def value_round_id(self, value):
-        return value
-
     def value_currency(self, record):
         return record.table.currency  # the code, not its display name
-
-    def render_finding_count(self, value):
-        if value:
-            return format_html('<span class="badge badge-finding">{}</span>', value)
-        return mark_safe('<span class="subtle">0</span>')
-
-    def render_reviewed(self, record):
-        if record.reviewed_at:
-            return format_html(
-                '<span class="badge badge-reviewed" title="{} at {}">reviewed</span>',
-                record.reviewed_by,
-                utc_text(record.reviewed_at),
-            )
-        if record.finding_count:
-            return mark_safe('<span class="badge badge-to-review">to review</span>')
-        return mark_safe('<span class="subtle">—</span>')
 
     def value_reviewed(self, record):
         return record.reviewed_at.isoformat() if record.reviewed_at else ""
@@ -116,14 +115,16 @@ class PlayRecordTable(RoundLinks, tables.Table):
     """A player's bets, newest first (keyset pages, no re-sorting)."""
 
     opened_at = UtcDateTimeColumn("Opened (UTC)", accessor="round__opened_at")
-    round = tables.Column("Round", accessor="round__round_id", attrs={"td": {"class": "code"}})
+    round = tables.Column(
+        "Round", accessor="round__round_id", linkify=round_url, attrs={"td": {"class": "code"}}
+    )
     table = tables.Column("Table", accessor="round__table__code", attrs={"td": {"class": "code"}})
     bet_id = tables.Column("Bet", attrs={"td": {"class": "code"}})
     kind = tables.Column()
     stake = MoneyColumn(currency="round__table__currency")
     wagered = MoneyColumn("Wagered", currency="round__table__currency")
     returned = MoneyColumn("Returned", currency="round__table__currency")
-    computed_returned = MoneyColumn("Computed", currency="round__table__currency")
+    computed_returned = CellColumn("Computed", template_name="cells/computed_returned.html", attrs=NUMBER)
     outcome = OutcomeColumn("Round outcome")
     adjustment = MoneyColumn("Adjustment", currency="round__table__currency", empty_values=())
     refund = MoneyColumn("Refund", currency="round__table__currency", empty_values=())
@@ -157,14 +158,5 @@ class PlayRecordTable(RoundLinks, tables.Table):
     def value_kind(self, value):
         return value
 
-    def render_round(self, value):
-        return self.round_link(value)
-
-    def render_computed_returned(self, record):
-        value = record.computed_returned
-        text = money(value, record.round.table.currency)
-        if value is not None and value != record.returned:
-            return format_html(
-                '<span class="differs" title="differs from the reported amount">{}</span>', text
-            )
-        return text
+    def value_computed_returned(self, value):
+        return str(value)

@@ -22,7 +22,7 @@ class TableFilterSet(django_filters.FilterSet):
             Q(code__icontains=value)
             | Q(name__icontains=value)
             | Q(studio__icontains=value)
-            | Q(facilitator__icontains=value)
+            | Q(dealer__icontains=value)
         )
 
 

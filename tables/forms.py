@@ -34,19 +34,22 @@ def pattern_label(pattern: str) -> str:
     return pattern.replace("_", " ").replace("plus", "or more").capitalize()
 
 
+DEALER_HELP = "Who deals at the table: the Deluxe and Boundless rule sheets call them the facilitator."
+
+
 class TableCreateForm(forms.Form):
     code = forms.CharField(max_length=16, help_text="2 to 16 capital letters and digits, such as DLX1.")
     name = forms.CharField(max_length=100)
     game = forms.ChoiceField(choices=Game.choices)
     currency = forms.ChoiceField(choices=Currency.choices)
     studio = forms.CharField(max_length=100)
-    facilitator = forms.CharField(label="Facilitator on duty", max_length=100, required=False)
+    dealer = forms.CharField(label="Dealer on duty", help_text=DEALER_HELP, max_length=100, required=False)
 
 
 class TableUpdateForm(forms.Form):
     name = forms.CharField(max_length=100)
     studio = forms.CharField(max_length=100)
-    facilitator = forms.CharField(label="Facilitator on duty", max_length=100, required=False)
+    dealer = forms.CharField(label="Dealer on duty", help_text=DEALER_HELP, max_length=100, required=False)
     reason = ReasonField(max_length=HISTORY_REASON_LENGTH)
 
 

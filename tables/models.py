@@ -11,7 +11,7 @@ from django.db.models.functions import Now
 from simple_history.models import HistoricalRecords
 
 from rounds.engine.odds import METHOD_VERSION
-from rounds.engine.rules import RuleSet
+from rounds.engine.rules import DEALER_WORDS, RuleSet
 
 from .choices import ConfigurationStatus, Currency, Game, TableStatus
 
@@ -26,7 +26,7 @@ class Table(models.Model):
     game = models.CharField(max_length=16, choices=Game.choices)
     currency = models.CharField(max_length=3, choices=Currency.choices)
     studio = models.CharField(max_length=100)
-    facilitator = models.CharField("facilitator on duty", max_length=100, blank=True)
+    dealer = models.CharField("dealer on duty", max_length=100, blank=True)
     status = models.CharField(max_length=8, choices=TableStatus.choices, default=TableStatus.CLOSED)
     created_at = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords(excluded_fields=["status"])
@@ -47,6 +47,11 @@ class Table(models.Model):
         from django.urls import reverse
 
         return reverse("tables:table_detail", args=[self.code])
+
+    @property
+    def dealer_word(self) -> str:
+        """The word of the game's rule sheet for who deals ("facilitator" or "dealer"), for pages."""
+        return DEALER_WORDS[self.game]
 
 
 class TableConfigurationQuerySet(models.QuerySet):

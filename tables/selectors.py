@@ -84,3 +84,27 @@ def with_alerts(tables: QuerySet) -> QuerySet:
 def table_alerts(table: Table) -> list[TableAlert]:
     """What the sources say about a table read through `with_alerts`."""
     return [alert for source in table_alert_sources if (alert := source.alert(table)) is not None]
+
+
+@dataclass(frozen=True)
+class TablePanel:
+    """A panel of the table page supplied by an app above tables, registered by its AppConfig.ready().
+
+    The page includes `template` at `place` ("beside": next to the table's facts; "history": next to
+    the table's changes), with `context(table, configuration in force or None)` as `panel`.
+    """
+
+    place: str
+    template: str
+    context: Callable[[Table, TableConfiguration | None], dict]
+
+
+table_panels: list[TablePanel] = []
+
+
+def table_page_panels(table: Table, configuration: TableConfiguration | None) -> dict[str, list]:
+    """Each place's panels for the table page: (template, panel context) in the order registered."""
+    shown: dict[str, list] = {}
+    for panel in table_panels:
+        shown.setdefault(panel.place, []).append((panel.template, panel.context(table, configuration)))
+    return shown

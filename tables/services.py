@@ -33,7 +33,7 @@ def table_create(
     game: str,
     currency: str,
     studio: str,
-    facilitator: str = "",
+    dealer: str = "",
     created_by,
     reason: str = "New table",
     first_version_from: datetime | None = None,
@@ -46,7 +46,7 @@ def table_create(
         raise ValidationError({"currency": f"Unknown currency {currency!r}."})
     if Table.objects.filter(code=code).exists():
         raise ValidationError({"code": f"The code {code} is already taken."})
-    table = Table(code=code, name=name, game=game, currency=currency, studio=studio, facilitator=facilitator)
+    table = Table(code=code, name=name, game=game, currency=currency, studio=studio, dealer=dealer)
     table.full_clean()
     table._change_reason = reason
     with refused_when_taken("code", f"The code {code} is already taken."):
@@ -66,9 +66,9 @@ def table_create(
 
 @transaction.atomic
 def table_update(*, table: Table, changed_by, reason: str, **fields) -> Table:
-    """Change a table's name, studio or facilitator on duty; kept in its history with the reason."""
+    """Change a table's name, studio or dealer on duty; kept in its history with the reason."""
     reason = require_reason(reason)
-    allowed = {"name", "studio", "facilitator"}
+    allowed = {"name", "studio", "dealer"}
     for name in fields:
         if name not in allowed:
             raise ValidationError({name: "This cannot be changed here."})

@@ -29,7 +29,7 @@ class TableTable(tables.Table):
 
     class Meta:
         model = Table
-        fields = ["code", "name", "game", "currency", "studio", "facilitator", "status", "version"]
+        fields = ["code", "name", "game", "currency", "studio", "dealer", "status", "version"]
         order_by = "code"
         empty_text = "No table matches."
 

@@ -1,7 +1,5 @@
 """The table pages: thin views over the services (writes) and selectors (reads)."""
 
-from decimal import Decimal
-
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
@@ -13,10 +11,7 @@ from django.views.generic import DetailView, FormView
 
 from config.forms import add_service_errors
 from config.listing import PAGE_SIZE, FilteredListView, LazyListPaginator
-from config.money import money
 from config.views import PermissionRequiredMixin
-from limits.choices import TABLE_LIMIT_KINDS
-from limits.models import TableLimit
 from rounds.engine.rules import SIDE_OPTION_PATTERNS, kind_label
 
 from . import services
@@ -30,9 +25,17 @@ from .forms import (
     TableUpdateForm,
     pattern_label,
 )
+from .history import with_changes
 from .models import ConfigurationOdds, Table, TableConfiguration
 from .odds import chart_differences, chart_groups, chart_legend, main_game_lines, rtp_lines
-from .selectors import latest_approved, latest_version, open_proposal, table_alerts, with_alerts
+from .selectors import (
+    latest_approved,
+    latest_version,
+    open_proposal,
+    table_alerts,
+    table_page_panels,
+    with_alerts,
+)
 from .tables import TableTable
 from .templatetags.pitboss import odds_text
 
@@ -135,19 +138,7 @@ class TableDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
         versions = list(table.configurations.select_related("created_by", "decided_by").order_by("-version"))
         in_force = version_states(versions, now)
         pending = [v for v in versions if v.state == "pending"][::-1]
-        offered = in_force.rule_set.offered_kinds if in_force else ()
-        limits = {limit.kind: limit for limit in table.limits.all()}
-        limit_rows = [
-            {"kind": kind, "label": label, "limit": limits.get(kind), "offered": kind in offered}
-            for kind, label in TABLE_LIMIT_KINDS
-            if kind in offered or kind in limits
-        ]
         history = list(table.history.select_related("history_user").order_by("-history_date", "-history_id"))
-        limit_history = list(
-            TableLimit.history.filter(table_id=table.pk)
-            .select_related("history_user")
-            .order_by("-history_date", "-history_id")
-        )
         kept = (
             ConfigurationOdds.objects.select_related("copied_from__configuration__table")
             .filter(configuration=in_force)
@@ -165,12 +156,9 @@ class TableDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
             rules=describe_rules(in_force.rule_set, odds and odds.figures["patterns"]) if in_force else None,
             pending=[(v, describe_rules(v.rule_set)) for v in pending],
             versions=versions,
-            limit_rows=limit_rows,
+            panels=table_page_panels(table, in_force),
             status_changes=table.status_changes.select_related("changed_by"),
             history=with_changes(history, skip_unchanged=True),
-            limit_history=with_changes(
-                limit_history, key=lambda record: record.kind, currency=table.currency
-            ),
             statuses=[choice for choice in TableStatus if choice != table.status],
             alerts=table_alerts(table),
             proposal=next((v for v in versions if v.status == ConfigurationStatus.PROPOSED), None),
@@ -194,36 +182,6 @@ def odds_context(odds: ConfigurationOdds) -> dict:
             "differences": chart_differences(chart),
         },
     }
-
-
-def with_changes(records, key=lambda record: None, skip_unchanged=False, currency=""):
-    """Each history record with what changed against the one before it (same `key`): `changes`, a
-    (field, before, after) for each, amounts shown as money in `currency`.
-
-    `skip_unchanged` leaves out updates that changed no tracked field (a table's status is kept
-    in the availability log, not in its history, but saving it still writes a history row).
-    """
-    previous = {}
-    shown = []
-    for record in reversed(records):  # oldest first
-        before = previous.get(key(record))
-        record.changes = []
-        if before is not None and record.history_type == "~":
-            record.changes = [
-                (change.field.replace("_", " "), _shown(change.old, currency), _shown(change.new, currency))
-                for change in record.diff_against(before).changes
-            ]
-        previous[key(record)] = record
-        if skip_unchanged and record.history_type == "~" and not record.changes:
-            continue
-        shown.append(record)
-    return shown[::-1]
-
-
-def _shown(value, currency: str) -> str:
-    if isinstance(value, Decimal):  # the only decimals kept with history are stakes
-        return money(value, currency)
-    return "—" if value in ("", None) else str(value)
 
 
 class TableCreateView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
@@ -251,7 +209,7 @@ class TableUpdateView(TableMixin, FormView):
 
     def get_initial(self):
         table = self.get_table()
-        return {"name": table.name, "studio": table.studio, "facilitator": table.facilitator}
+        return {"name": table.name, "studio": table.studio, "dealer": table.dealer}
 
     def get_context_data(self, **kwargs):
         table = self.get_table()

@@ -36,7 +36,7 @@ def make_table(code="DLX1", *, game="deluxe", currency="EUR", limits=None):
         game=game,
         currency=currency,
         studio="Studio A",
-        facilitator="Ana",
+        dealer="Ana",
         created_by=user("supervisor"),
     )
     for kind, (low, high) in (limits if limits is not None else {"main": ("5.00", "500.00")}).items():

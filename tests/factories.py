@@ -28,7 +28,7 @@ def table(code: str = "DLX1", *, game: str | None = None, currency: str = "EUR",
         game=game or GAME_OF_CODE.get(code, "deluxe"),
         currency=currency,
         studio="Studio A",
-        facilitator="Ana",
+        dealer="Ana",
         created_by=user("supervisor"),
     )
     for kind, (low, high) in (limits or {"main": ("5.00", "500.00")}).items():

@@ -28,7 +28,7 @@ def test_a_too_long_reason_for_a_table_change_is_refused_on_the_page(client):
     factories.table("DLX1")
     client.force_login(factories.user("supervisor"))
     url = reverse("tables:table_update", args=["DLX1"])
-    data = {"name": "Renamed", "studio": "Studio A", "facilitator": "Ana", "reason": TOO_LONG}
+    data = {"name": "Renamed", "studio": "Studio A", "dealer": "Ana", "reason": TOO_LONG}
     response = client.post(url, data)
     assert response.status_code == 200
     assert "at most 100 characters" in response.content.decode()

@@ -33,7 +33,7 @@ client.force_login(get_user_model().objects.get(username="supervisor-user"))
 started = time.perf_counter()
 response = client.post(reverse("tables:table_create"), {
     "code": "NEW1", "name": "New table", "game": "classic", "currency": "EUR", "studio": "Studio B",
-    "facilitator": "Ana", "reason": "A new studio table",
+    "dealer": "Ana", "reason": "A new studio table",
 })
 print(json.dumps({"status": response.status_code, "seconds": time.perf_counter() - started}))
 """

@@ -32,9 +32,8 @@ from rest_framework import mixins, pagination, status, viewsets
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
-from rest_framework.utils.json import strict_constant
 
-from config.parsers import JSONParser
+from config.parsers import JSONParser, strict_constant
 from rounds.filtersets import RoundFilterSet
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
 from rounds.models import Bet, Hand, Round, Spot

@@ -1,4 +1,4 @@
-"""The facilitator's drawing rule: the replay, the simulator and the odds all ask here."""
+"""The dealer's drawing rule: the replay, the simulator and the odds all ask here."""
 
 from collections.abc import Sequence
 
@@ -8,7 +8,7 @@ from .rules import RuleSet
 
 
 def draws_on(total: int, soft: bool, stands_on_soft_17: bool) -> bool:
-    """Whether the facilitator must take a card on `total` (`soft`: an ace counted as 11): always below
+    """Whether the dealer must take a card on `total` (`soft`: an ace counted as 11): always below
     17, on a soft 17 only where the table hits it (`RuleSet.dealer_stands_on_soft_17` false), never on a
     hard 17 or more (a bust included)."""
     return total < 17 or (total == 17 and soft and not stands_on_soft_17)
@@ -17,11 +17,11 @@ def draws_on(total: int, soft: bool, stands_on_soft_17: bool) -> bool:
 def must_draw(
     cards: Sequence[str], rules: RuleSet, *, live: bool, bust_bonus: bool, insurance: bool, blackjacks: bool
 ) -> bool:
-    """Whether the facilitator holding `cards` must take another card, given what the round's bets still
+    """Whether the dealer holding `cards` must take another card, given what the round's bets still
     await: `live`, a hand that is not bust, surrendered or a blackjack; `bust_bonus`, a Bust Bonus stake;
     `insurance`, an insurance bet; `blackjacks`, a player's blackjack.
 
-    A live hand or a Bust Bonus stake makes the facilitator draw out by the table's rule. Otherwise, at a
+    A live hand or a Bust Bonus stake makes the dealer draw out by the table's rule. Otherwise, at a
     table without a hole card, the second card is still drawn when an insurance bet or a player's
     blackjack (against an ace or a ten) depends on it; then the round ends.
     """

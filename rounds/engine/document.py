@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
+from functools import lru_cache
 from typing import NamedTuple
 
 from .cards import CARD_SET, is_card
@@ -39,9 +40,6 @@ MAX_HAND_CARDS = 21
 MAX_SHOE_CARDS = 8 * 52
 # Rounds are played in this century: earlier or far-future times cannot be a gaming day.
 EARLIEST_TIME = datetime(2000, 1, 1, tzinfo=UTC)
-# Amounts repeat across a round's bets ("10.00"): each distinct text is parsed once.
-_AMOUNTS: dict[str, Decimal] = {}
-_AMOUNTS_KEPT = 100_000
 # Bet kinds that carry no options of their own (behind and insurance do).
 _KINDS_WITHOUT_OPTIONS = frozenset(BET_KINDS) - {"behind", "insurance"}
 
@@ -277,12 +275,12 @@ class _Reader:
     def bet(self, value: object) -> BetRecord:
         try:  # the common, well-formed case, checked in one pass
             bet_id, player, kind, spot = value["bet_id"], value["player"], value["kind"], value["spot"]
-            stake = _AMOUNTS[value["stake"]]
-            wagered = _AMOUNTS[value["wagered"]]
-            returned = _AMOUNTS[value["returned"]]
+            stake = _amount_of(value["stake"])
+            wagered = _amount_of(value["wagered"])
+            returned = _amount_of(value["returned"])
             if kind in _KINDS_WITHOUT_OPTIONS and stake and _name(bet_id) and _player(player) and _name(spot):
                 return BetRecord(bet_id, player, kind, spot, stake, wagered, returned)
-        except (KeyError, TypeError):
+        except (KeyError, TypeError, ValueError):
             pass
         return self.checked_bet(value)
 
@@ -401,21 +399,25 @@ def _flag(doc: dict, name: str, *, default: bool | None) -> bool | None:
 
 def _amount(doc: dict, name: str) -> Decimal:
     value = _required(doc, name, "")
-    amount = _AMOUNTS.get(value) if type(value) is str else None
-    if amount is not None:
-        return amount
     if not isinstance(value, str):
         raise RoundFormatError(name, "an amount is a decimal string such as '10.00', never a number")
-    if not _AMOUNT.fullmatch(value):
+    try:
+        return _amount_of(value)
+    except ValueError:
         raise RoundFormatError(
             name,
             f"{value!r} is not an amount: at most {MAX_AMOUNT_DIGITS} digits, at most 2 decimals, "
             "never negative",
-        )
-    amount = Decimal(value).quantize(Decimal("0.01"))
-    if len(_AMOUNTS) < _AMOUNTS_KEPT:
-        _AMOUNTS[value] = amount
-    return amount
+        ) from None
+
+
+# Amounts repeat across a round's bets ("10.00"): each distinct text is parsed once. A text that is
+# not an amount raises, and so is never kept.
+@lru_cache(maxsize=100_000)
+def _amount_of(text: str) -> Decimal:
+    if not _AMOUNT.fullmatch(text):
+        raise ValueError(text)
+    return Decimal(text).quantize(Decimal("0.01"))
 
 
 def _timestamp(doc: dict, name: str) -> datetime:

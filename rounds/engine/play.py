@@ -1,7 +1,7 @@
-"""Walking each hand's decisions and the facilitator's draws against the table's rules.
+"""Walking each hand's decisions and the dealer's draws against the table's rules.
 
 Everything here reports what it finds into a list of findings and returns what actually
-happened (the hands as played, the facilitator's hand), so that settlement can price it.
+happened (the hands as played, the dealer's hand), so that settlement can price it.
 """
 
 from dataclasses import dataclass
@@ -35,8 +35,8 @@ class PlayedHand:
         return not self.from_split and is_natural(self.cards)
 
     @property
-    def awaits_facilitator(self) -> bool:
-        """Whether its result depends on the facilitator's hand: not bust, surrendered or a blackjack."""
+    def awaits_dealer(self) -> bool:
+        """Whether its result depends on the dealer's hand: not bust, surrendered or a blackjack."""
         return not (self.bust or self.surrendered or self.blackjack)
 
 
@@ -282,11 +282,11 @@ class SpotPlayer:
         )
 
 
-# --- the facilitator ---------------------------------------------------------------------
+# --- the dealer ---------------------------------------------------------------------
 
 
 def check_dealer(dealer: list[str], spots: list[PlayedSpot], bets: list[BetRecord], rules: RuleSet, findings):
-    """Did the facilitator draw exactly the cards the rules required, given how the players played?"""
+    """Did the dealer draw exactly the cards the rules required, given how the players played?"""
     if rules.hole_card:
         if len(dealer) < 2:
             findings.append(Finding("dealer_missing_hole_card", "The facilitator has no hole card."))
@@ -314,7 +314,7 @@ def check_dealer(dealer: list[str], spots: list[PlayedSpot], bets: list[BetRecor
         held = dealer[:1]
     hands = [hand for played in spots for hand in played.hands]
     awaited = {
-        "live": any(hand.awaits_facilitator for hand in hands),
+        "live": any(hand.awaits_dealer for hand in hands),
         "blackjacks": any(hand.blackjack for hand in hands),
         "insurance": any(bet.kind == "insurance" for bet in bets),
         "bust_bonus": any(bet.kind == "bust_bonus" for bet in bets),

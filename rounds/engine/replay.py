@@ -188,7 +188,7 @@ class _Replay:
 
     def check_hands_finished(self, spots):
         if self.rules.hole_card and is_natural(self.record.dealer[:2]):
-            return  # the facilitator's blackjack ended the round before anyone decided
+            return  # the dealer's blackjack ended the round before anyone decided
         for played in spots:
             for number, hand in enumerate(played.hands, start=1):
                 if not hand.finished:

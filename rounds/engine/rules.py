@@ -13,6 +13,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 GAMES = ("deluxe", "boundless", "classic", "multiplayer")
+# The code says dealer; a page says what the game's rule sheet calls the person who deals.
+DEALER_WORDS = {
+    "deluxe": "facilitator",
+    "boundless": "facilitator",
+    "classic": "dealer",
+    "multiplayer": "dealer",
+}
 
 # Every bet kind, in the order pages and reports list them, with the label they show for it: the
 # one list of both (limits.choices.BetKind is built from it).
@@ -225,7 +232,7 @@ class RuleSet:
     cancel_pays_dealt_blackjack: bool = False
     side_options: tuple[SideOption, ...] = field(default_factory=tuple)
     published_rtp: Decimal | None = None
-    # Changes to the strategy table: (hand, facilitator's first card, action), e.g. ("hard16", "T", "stand").
+    # Changes to the strategy table: (hand, dealer's first card, action), e.g. ("hard16", "T", "stand").
     strategy_overrides: tuple[tuple[str, str, str], ...] = ()
 
     def __post_init__(self):

@@ -26,13 +26,13 @@ class BetResult:
 
 
 @dataclass(slots=True)
-class Facilitator:
+class DealerHand:
     cards: list[str]
     total: int
     blackjack: bool
 
     @classmethod
-    def from_cards(cls, cards: list[str]) -> "Facilitator":
+    def from_cards(cls, cards: list[str]) -> "DealerHand":
         return cls(cards, hand_total(cards)[0] if cards else 0, is_natural(cards[:2]))
 
     @property
@@ -40,17 +40,17 @@ class Facilitator:
         return self.total > 21
 
 
-def hand_returned(wager: Decimal, hand: PlayedHand, facilitator: Facilitator, rules: RuleSet) -> Decimal:
-    """What a wager riding on `hand` returns against the facilitator's final hand."""
+def hand_returned(wager: Decimal, hand: PlayedHand, dealer: DealerHand, rules: RuleSet) -> Decimal:
+    """What a wager riding on `hand` returns against the dealer's final hand."""
     if hand.surrendered:
         return round_down(wager / 2)
     if hand.blackjack:
-        return wager if facilitator.blackjack else wager + round_down(wager * rules.blackjack_pays)
-    if facilitator.blackjack or hand.bust:
+        return wager if dealer.blackjack else wager + round_down(wager * rules.blackjack_pays)
+    if dealer.blackjack or hand.bust:
         return ZERO
-    if facilitator.bust or hand.total > facilitator.total:
+    if dealer.bust or hand.total > dealer.total:
         return wager * 2
-    return wager if hand.total == facilitator.total else ZERO
+    return wager if hand.total == dealer.total else ZERO
 
 
 def blackjack_refund(wager: Decimal, hand: PlayedHand, rules: RuleSet) -> Decimal:
@@ -76,7 +76,7 @@ def insurance_stake(stake: Decimal) -> Decimal:
 
 
 class Payouts:
-    """What bets return in one round, given the facilitator's cards and whether (and why) the round was
+    """What bets return in one round, given the dealer's cards and whether (and why) the round was
     cancelled. The replay's settlement and the simulator both price every bet here.
 
     Identical bets on identical hands settle alike, so results are kept for the round: hands are named
@@ -86,7 +86,7 @@ class Payouts:
     def __init__(self, rules: RuleSet, dealer: list[str], *, cancelled: bool, cancel_reason: str | None):
         self.rules = rules
         self.dealer = tuple(dealer)
-        self.facilitator = Facilitator.from_cards(dealer)
+        self.dealer_hand = DealerHand.from_cards(dealer)
         self.cancelled = cancelled
         self.pays_dealt_blackjack = (
             cancelled and rules.cancel_pays_dealt_blackjack and cancel_reason == "network_failure"
@@ -110,7 +110,7 @@ class Payouts:
             wager = stake * 2 if hand.doubled and follow_double else stake
             wagered += wager
             if not self.cancelled:
-                returned += hand_returned(wager, hand, self.facilitator, rules)
+                returned += hand_returned(wager, hand, self.dealer_hand, rules)
             elif self.pays_dealt_blackjack:
                 returned += blackjack_refund(wager, hand, rules)
             else:
@@ -118,17 +118,17 @@ class Payouts:
         return BetResult(wagered, returned)
 
     def insurance(self, stake: Decimal) -> BetResult:
-        """Insurance pays when the facilitator's first two cards are a blackjack."""
+        """Insurance pays when the dealer's first two cards are a blackjack."""
         if self.cancelled:
             return BetResult(stake, stake)
-        if self.facilitator.blackjack:
+        if self.dealer_hand.blackjack:
             return BetResult(stake, stake + round_down(stake * self.rules.insurance_pays))
         return BetResult(stake, ZERO)
 
     def side_option(
         self, option: SideOption | None, stake: Decimal, player_cards: tuple[str, ...]
     ) -> BetResult:
-        """A side option on the spot's first two cards (the pair, after a split) and the facilitator's
+        """A side option on the spot's first two cards (the pair, after a split) and the dealer's
         cards; an option the table does not offer is void and refunded, as is any in a cancelled round."""
         if option is None or self.cancelled:
             return BetResult(stake, stake)

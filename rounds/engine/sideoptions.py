@@ -21,31 +21,29 @@ _CACHE_SIZE = 1 << 16
 _TRIO_KINDS = ("twenty_one_plus_three", "poker_trio", "lucky_trio")
 
 
-def matched_patterns(
-    kind: str, player_cards: Sequence[str], facilitator_cards: Sequence[str]
-) -> frozenset[str]:
+def matched_patterns(kind: str, player_cards: Sequence[str], dealer_cards: Sequence[str]) -> frozenset[str]:
     """Every pattern of the side option `kind` that the cards match.
 
     `player_cards` are the player's first two cards (the original pair of a split hand);
-    `facilitator_cards` are the facilitator's cards in the order dealt.
+    `dealer_cards` are the dealer's cards in the order dealt.
     """
     if kind not in SIDE_OPTION_PATTERNS:
         raise ValueError(f"unknown side option {kind!r}")
-    return _matched_patterns(kind, *_cache_key(kind, player_cards, facilitator_cards))
+    return _matched_patterns(kind, *_cache_key(kind, player_cards, dealer_cards))
 
 
 def winning_pattern(
-    option: SideOption, player_cards: Sequence[str], facilitator_cards: Sequence[str]
+    option: SideOption, player_cards: Sequence[str], dealer_cards: Sequence[str]
 ) -> tuple[str, Decimal] | None:
     """The best-paying matched pattern of the option's paytable and its odds; None if none pays."""
-    return _winning_pattern(option, *_cache_key(option.kind, player_cards, facilitator_cards))
+    return _winning_pattern(option, *_cache_key(option.kind, player_cards, dealer_cards))
 
 
 def side_option_returned(
-    option: SideOption, wagered: Decimal, player_cards: Sequence[str], facilitator_cards: Sequence[str]
+    option: SideOption, wagered: Decimal, player_cards: Sequence[str], dealer_cards: Sequence[str]
 ) -> Decimal:
     """What a bet of `wagered` returns: the stake plus winnings rounded down to the cent on a win, else 0."""
-    winner = winning_pattern(option, player_cards, facilitator_cards)
+    winner = winning_pattern(option, player_cards, dealer_cards)
     if winner is None:
         return NOTHING_RETURNED
     _, odds = winner
@@ -53,19 +51,19 @@ def side_option_returned(
 
 
 def _cache_key(
-    kind: str, player_cards: Sequence[str], facilitator_cards: Sequence[str]
+    kind: str, player_cards: Sequence[str], dealer_cards: Sequence[str]
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     # Keep only the cards the option looks at, so that more deals share one cache entry.
     if kind == "bust_bonus":
-        return (), tuple(facilitator_cards)
-    return tuple(player_cards[:2]), tuple(facilitator_cards[:1])
+        return (), tuple(dealer_cards)
+    return tuple(player_cards[:2]), tuple(dealer_cards[:1])
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
 def _winning_pattern(
-    option: SideOption, player_cards: tuple[str, ...], facilitator_cards: tuple[str, ...]
+    option: SideOption, player_cards: tuple[str, ...], dealer_cards: tuple[str, ...]
 ) -> tuple[str, Decimal] | None:
-    matched = _matched_patterns(option.kind, player_cards, facilitator_cards)
+    matched = _matched_patterns(option.kind, player_cards, dealer_cards)
     paying = [(pattern, odds) for pattern, odds in option.paytable if pattern in matched]
     if not paying:
         return None
@@ -74,19 +72,19 @@ def _winning_pattern(
 
 @lru_cache(maxsize=_CACHE_SIZE)
 def _matched_patterns(
-    kind: str, player_cards: tuple[str, ...], facilitator_cards: tuple[str, ...]
+    kind: str, player_cards: tuple[str, ...], dealer_cards: tuple[str, ...]
 ) -> frozenset[str]:
     if kind == "bust_bonus":
-        return _bust_patterns(facilitator_cards)
+        return _bust_patterns(dealer_cards)
     if kind in ("pair", "perfect_pairs"):
         patterns = _pair_patterns(player_cards)
-        if kind == "pair" and facilitator_cards and _is_suited_trips(player_cards + facilitator_cards[:1]):
+        if kind == "pair" and dealer_cards and _is_suited_trips(player_cards + dealer_cards[:1]):
             patterns |= {"suited_trips"}
         return patterns
     if kind in _TRIO_KINDS:
-        if not facilitator_cards:
+        if not dealer_cards:
             return frozenset()
-        trio = player_cards + facilitator_cards[:1]
+        trio = player_cards + dealer_cards[:1]
         if kind == "lucky_trio":
             return _lucky_trio_patterns(trio)
         return _poker_patterns(trio)
@@ -165,8 +163,8 @@ def _lucky_trio_patterns(cards: tuple[str, ...]) -> frozenset[str]:
 # --- Bust Bonus ----------------------------------------------------------------------------
 
 
-def _bust_patterns(facilitator_cards: tuple[str, ...]) -> frozenset[str]:
-    if not is_bust(facilitator_cards):
+def _bust_patterns(dealer_cards: tuple[str, ...]) -> frozenset[str]:
+    if not is_bust(dealer_cards):
         return frozenset()
-    count = len(facilitator_cards)
+    count = len(dealer_cards)
     return frozenset({"bust_8_plus" if count >= 8 else f"bust_{count}"})

@@ -7,7 +7,7 @@ payout is planted on purpose (`wrong_payout_rate`, for demonstrations of finding
 
 Players follow basic strategy, with a few realistic slips (`simulated_player`): a missed decision,
 a double or split refused for a low balance; here, a play-behind player unable to follow a double
-or a split. The facilitator draws by `dealer.must_draw` and every bet is priced by
+or a split. The dealer draws by `dealer.must_draw` and every bet is priced by
 `settle.Payouts`, as the replay does. Everything random comes from the `random.Random` given, so a
 seed fixes the documents.
 """
@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from functools import lru_cache
 
 from .cards import CARD_VALUE, is_ace, shuffled_shoe
 from .dealer import must_draw
@@ -37,7 +38,7 @@ SIDE_STAKES = tuple(Decimal(amount) for amount in ("1.00", "2.00", "5.00", "0.50
 
 # How players behave (the player's own slips are in `simulated_player`).
 SIDE_OPTION_RATE = 0.25  # a side option staked on a spot
-INSURANCE_RATE = 0.2  # insurance taken when the facilitator shows an ace
+INSURANCE_RATE = 0.2  # insurance taken when the dealer shows an ace
 BEHIND_BALANCE_RATE = 0.1  # a play-behind player cannot follow a double or split
 TWO_SEAT_RATE = 0.2  # a Deluxe player taking a second seat
 SIDE_ONLY_RATE = 0.05  # a Boundless player with side options but no main play
@@ -48,17 +49,10 @@ SHARED_MISS_RATE = MISS_RATE * 5
 SHARED_REFUSE_RATE = REFUSE_RATE * 3
 
 
-_MONEY_TEXT: dict[Decimal, str] = {}
-
-
+@lru_cache(maxsize=10_000)  # a day's amounts repeat ("10.00")
 def money(amount: Decimal) -> str:
     """An amount as the documents write it: a decimal string with two places."""
-    text = _MONEY_TEXT.get(amount)
-    if text is None:
-        text = str(amount.quantize(CENT))
-        if len(_MONEY_TEXT) < 10_000:
-            _MONEY_TEXT[amount] = text
-    return text
+    return str(amount.quantize(CENT))
 
 
 def _iso(moment: datetime) -> str:
@@ -185,7 +179,7 @@ class _ShoeSimulation:
             cancelled_in_play = cancelled and rng.random() < 0.5
             self._deal_seated(spots, dealer, cancelled and not cancelled_in_play)
             if cancelled_in_play and len(dealer) == 2 and is_natural(dealer):
-                # The facilitator's blackjack would have ended the round: cancelled before it showed.
+                # The dealer's blackjack would have ended the round: cancelled before it showed.
                 self._put_back(dealer)
             elif cancelled_in_play:
                 self._offer_insurance(spots, dealer)
@@ -195,7 +189,7 @@ class _ShoeSimulation:
             self._decide(spots, dealer, shared)
         self._hands_played(spots)
         if not cancelled:
-            self._facilitator_draws(spots, dealer)
+            self._dealer_draws(spots, dealer)
 
         bets = self._settle(round_id, spots, dealer, reason)
         if self.wrong_payout_rate > 0 and rng.random() < self.wrong_payout_rate:
@@ -307,7 +301,7 @@ class _ShoeSimulation:
         for target in order[:dealt]:
             target.append(draw())
         if cancelled and len(dealer) == 2 and is_natural(dealer):
-            # A cancel is called before a facilitator blackjack shows.
+            # A cancel is called before a dealer blackjack shows.
             self._put_back(dealer)
         for spot in spots:
             spot.hands = [SimulatedHand(list(spot.initial))]
@@ -321,7 +315,7 @@ class _ShoeSimulation:
         if self.rules.hole_card:
             dealer.append(draw())
             if cancelled and (is_natural(dealer) or self.rng.random() < 0.5):
-                # Cancelled before the hole card (always, before a facilitator blackjack shows).
+                # Cancelled before the hole card (always, before a dealer blackjack shows).
                 self._put_back(dealer)
         for spot in spots:
             spot.initial = initial
@@ -344,13 +338,13 @@ class _ShoeSimulation:
                 if random_() < INSURANCE_RATE:
                     behind[4] = True
 
-    # --- decisions and the facilitator ----------------------------------------------------
+    # --- decisions and the dealer ----------------------------------------------------
 
     def _decide(
         self, spots: list[_Spot], dealer: list[str], shared: dict | None, *, cancel_after: int | None = None
     ) -> None:
         """The players' decisions; only those of the first `cancel_after` spots when the round is
-        cancelled at that point. A facilitator blackjack at a hole-card table leaves none to take."""
+        cancelled at that point. A dealer blackjack at a hole-card table leaves none to take."""
         up = dealer[0]
         shoe_draw = self.shoe.draw
         if not (self.rules.hole_card and is_natural(dealer)):
@@ -404,8 +398,8 @@ class _ShoeSimulation:
                 ]
             spot.played = played
 
-    def _facilitator_draws(self, spots: list[_Spot], dealer: list[str]) -> None:
-        """The facilitator's draws: only while some bet still depends on the facilitator's hand."""
+    def _dealer_draws(self, spots: list[_Spot], dealer: list[str]) -> None:
+        """The dealer's draws: only while some bet still depends on the dealer's hand."""
         hands = [hand for played in self._played.values() for hand in played]
         insurance = bust_bonus = False
         for spot in spots:
@@ -414,7 +408,7 @@ class _ShoeSimulation:
             if not bust_bonus and spot.sides:
                 bust_bonus = any(option.kind == "bust_bonus" for option, _ in spot.sides)
         awaited = {
-            "live": any(hand.awaits_facilitator for hand in hands),
+            "live": any(hand.awaits_dealer for hand in hands),
             "blackjacks": any(hand.blackjack for hand in hands),
             "insurance": insurance,
             "bust_bonus": bust_bonus,

@@ -2,10 +2,10 @@
 
 `basic_strategy` answers one decision. The caller says which actions the table and the player's
 balance allow at this point (`can_double`, `can_split`, `can_surrender`); the rule set narrows them
-further (double on hard 9-11 only, pairs by rank or by value, surrender only against a facilitator
+further (double on hard 9-11 only, pairs by rank or by value, surrender only against a dealer
 first card of 2-9), and an action that is not available falls back to hit or stand.
 
-At a table without a hole card (`rules.hole_card` False) a facilitator blackjack also takes the
+At a table without a hole card (`rules.hole_card` False) a dealer blackjack also takes the
 doubled and split stakes, so the European no-hole-card adjustments apply: no double on 10 or 11
 against a ten or an ace, no split against a ten or an ace.
 """
@@ -25,7 +25,7 @@ ACTIONS = (HIT, STAND, DOUBLE, SPLIT, SURRENDER)
 
 
 def up_value(card: str) -> int:
-    """The facilitator's first card as a strategy column: 2-10, the ace as 11."""
+    """The dealer's first card as a strategy column: 2-10, the ace as 11."""
     card_value = CARD_VALUE[card]
     return 11 if card_value == 1 else card_value
 
@@ -59,7 +59,7 @@ def basic_strategy(
     can_split: bool,
     can_surrender: bool,
 ) -> str:
-    """The basic-strategy action for `cards` against the facilitator's first card `dealer_up`."""
+    """The basic-strategy action for `cards` against the dealer's first card `dealer_up`."""
     up = up_value(dealer_up)
     total, soft = hand_total(cards)
     if total >= 21:

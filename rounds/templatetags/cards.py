@@ -1,16 +1,14 @@
 """Cards drawn as small playing cards: rank and suit symbol, red or black, HTML and CSS only.
 
 `{% card_row hand.cards %}` (`{% card_row cards small=True %}` for the smaller ones) draws a hand
-given as a space-separated string ("8H 3C TD"), a list of codes or of `CardFace`s.
+given as a space-separated string ("8H 3C TD"), a list of codes or of `CardFace`s, through
+templates/components/card_row.html and card.html.
 """
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from django import template
-from django.utils.safestring import SafeString
 
-from config.html import format_html
 from rounds.engine.cards import CARD_SET, RED_SUITS
 from rounds.engine.hand import hand_total
 
@@ -69,36 +67,10 @@ def faces(cards) -> list[CardFace]:
     return [CardFace(code) for code in card_codes(cards)]
 
 
-@register.simple_tag
+@register.inclusion_tag("components/card_row.html")
 def card_row(cards, small=False):
     """The cards in a row, each a playing card (a shared draw with its number in the sequence)."""
-    row_class = "card-row small" if small else "card-row"
-    shown = faces(cards)
-    if not shown:
-        return format_html('<span class="{}"><span class="subtle">no cards</span></span>', row_class)
-    return format_html('<span class="{}">{}</span>', row_class, SafeString("".join(map(card_html, shown))))
-
-
-def card_html(card: CardFace) -> str:
-    return _card_html(card)
-
-
-@lru_cache(maxsize=4096)  # 52 cards, and the few draw numbers of a shared deal: drawn once each
-def _card_html(card: CardFace) -> str:
-    draw = card.draw
-    return format_html(
-        '<span class="playing-card {colour}{drawn}" title="{name}{draw_title}" data-card="{code}">'
-        '<span class="rank">{rank}</span><span class="suit" aria-hidden="true">{symbol}</span>'
-        "{draw_no}</span>",
-        colour=card.colour,
-        drawn=" drawn" if draw else "",
-        name=card.name,
-        draw_title=f" — shared draw {draw}" if draw else "",
-        code=card.code,
-        rank=card.rank,
-        symbol=card.symbol,
-        draw_no=format_html('<span class="draw-no">{}</span>', draw) if draw else "",
-    )
+    return {"cards": faces(cards), "small": small}
 
 
 def total_text(codes: list[str]) -> str:

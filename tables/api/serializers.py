@@ -11,7 +11,7 @@ from tables.models import Table, TableConfiguration, TableStatusChange
 class TableSerializer(serializers.ModelSerializer):
     class Meta:
         model = Table
-        fields = ["code", "name", "game", "currency", "studio", "facilitator", "status", "created_at"]
+        fields = ["code", "name", "game", "currency", "studio", "dealer", "status", "created_at"]
         read_only_fields = fields
 
 
@@ -21,14 +21,14 @@ class TableCreateSerializer(InputSerializer):
     game = serializers.ChoiceField(choices=Game.choices)
     currency = serializers.ChoiceField(choices=Currency.choices)
     studio = serializers.CharField(max_length=100)
-    facilitator = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    dealer = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     reason = serializers.CharField(max_length=100, required=False, default="New table")
 
 
 class TableUpdateSerializer(InputSerializer):
     name = serializers.CharField(max_length=100, required=False)
     studio = serializers.CharField(max_length=100, required=False)
-    facilitator = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    dealer = serializers.CharField(max_length=100, required=False, allow_blank=True)
     reason = serializers.CharField(
         max_length=100, allow_blank=True, help_text="Why: kept in the table's history."
     )

@@ -25,7 +25,7 @@ TABLE_CODE = "[A-Za-z0-9]+"
 
 
 class TableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Tables: list (filters as on the tables page), create, read, and change name, studio or facilitator."""
+    """Tables: list (filters as on the tables page), create, read, and change name, studio or dealer."""
 
     queryset = Table.objects.all()
     serializer_class = TableSerializer

@@ -1,17 +1,19 @@
 """Template filters shared by every page: money with its currency, bet kinds by their labels, times in
-UTC with the zone shown."""
+UTC with the zone shown. The markup is in templates/components/."""
 
 from datetime import UTC, datetime
 from decimal import Decimal
 
 from django import template
+from django.template.loader import get_template
 
-from config.html import format_html
 from config.money import money as money_markup
-from config.table_rows import table_rows as rows_of
+from config.money import money_text as money_words
 from rounds.engine.rules import kind_label
 
 register = template.Library()
+
+TIME_TEMPLATE = "components/time.html"
 
 
 def utc_text(moment: datetime | None) -> str:
@@ -34,8 +36,14 @@ def odds(value):
 
 @register.filter
 def money(amount, currency: str = ""):
-    """{{ limit.min_stake|money:table.currency }} -> "2,500.00 EUR" as config/money.py shows money."""
+    """{{ limit.min_stake|money:table.currency }} -> "2,500.00 EUR" in components/money.html."""
     return money_markup(amount, currency)
+
+
+@register.filter
+def money_text(amount) -> str:
+    """{{ amount|money_text }} -> "2,500.00": the amount alone, as config/money.py reads it."""
+    return money_words(amount)
 
 
 @register.filter
@@ -46,10 +54,9 @@ def bet_kind(kind: str) -> str:
 
 @register.filter
 def utc(moment):
-    """{{ change.changed_at|utc }} -> "2026-03-01 14:05 UTC"."""
-    return format_html(
-        '<time datetime="{}">{}</time>', moment.isoformat() if moment else "", utc_text(moment)
-    )
+    """{{ change.changed_at|utc }} -> "2026-03-01 14:05 UTC" in components/time.html."""
+    iso = moment.isoformat() if moment else ""
+    return get_template(TIME_TEMPLATE).render({"iso": iso, "text": utc_text(moment)})
 
 
 @register.filter
@@ -68,10 +75,3 @@ def pattern(name: str) -> str:
     from tables.forms import pattern_label
 
     return pattern_label(name)
-
-
-@register.simple_tag(takes_context=True)
-def table_rows(context, table):
-    """{% table_rows table as rows %}: a django-tables2 table's body rows, each a `<tr>` (see
-    config/table_rows.py)."""
-    return rows_of(table, context)

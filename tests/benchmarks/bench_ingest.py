@@ -48,9 +48,9 @@ def _prepare():
 
     from django.core.management import call_command
 
+    from demo.management.commands.seed_demo import RULES_PUBLISHED
     from limits.models import TableLimit
     from limits.services import table_limit_set
-    from reports.management.commands.seed_demo import RULES_PUBLISHED
     from tables.models import Table, TableStatusChange
     from tables.services import table_create, table_set_status
     from tests.factories import user

@@ -46,8 +46,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(database_name: str, workers: int = 2):
-    """Serve the app from `database_name` (on DATABASE_URL's server), DEBUG off; yields the base URL."""
+def gunicorn(database_name: str, workers: int = 2, settings_module: str = "config.settings"):
+    """Serve the app from `database_name` (on DATABASE_URL's server), DEBUG off, with the settings
+    `settings_module`; yields the base URL."""
     from django.conf import settings
 
     url = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/" + database_name
@@ -55,7 +56,7 @@ def gunicorn(database_name: str, workers: int = 2):
     environment = {
         **os.environ,
         # Named: config.wsgi alone would load the production settings (HTTPS only, a Redis cache).
-        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_SETTINGS_MODULE": settings_module,
         "DATABASE_URL": url,
         "DEBUG": "false",
         "SECRET_KEY": settings.SECRET_KEY,  # the sessions made here must hold there

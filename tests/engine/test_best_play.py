@@ -31,7 +31,7 @@ def test_automatic_play_returns_less_than_best_play(game):
 def test_the_chart_of_the_multiplayer_table_differs_from_its_strategy_table_on_aces_against_a_ten():
     chart = theoretical_odds(preset("multiplayer")).chart
 
-    # Without a hole card a facilitator blackjack takes split stakes too, yet two aces are still worth
+    # Without a hole card a dealer blackjack takes split stakes too, yet two aces are still worth
     # splitting against a ten; the table's strategy table hits them.
     assert chart.differences() == [("pair A", "10", "P", "H")]
     rows = dict(chart.rows)
@@ -58,10 +58,10 @@ def never_acting_player_return(rules, rounds: int, seed: int) -> tuple[float, fl
     for _ in range(rounds):
         cards = rng.sample(shoe, 12)
         player, up, hole, draws = cards[0:2], cards[2], cards[3], iter(cards[4:])
-        facilitator = [up, hole]
+        dealer = [up, hole]
         player_total, _ = hand_total(player)
-        facilitator_total, _ = hand_total(facilitator)
-        if facilitator_total == 21:
+        dealer_total, _ = hand_total(dealer)
+        if dealer_total == 21:
             gain = 0.0 if player_total == 21 else -1.0
         elif player_total == 21:
             gain = float(rules.blackjack_pays)
@@ -76,13 +76,13 @@ def never_acting_player_return(rules, rounds: int, seed: int) -> tuple[float, fl
             if player_total > 21:
                 gain = -1.0
             else:
-                while draws_on(*hand_total(facilitator), rules.dealer_stands_on_soft_17):
-                    facilitator.append(next(draws))
-                facilitator_total = hand_total(facilitator)[0]
-                if facilitator_total > 21 or player_total > facilitator_total:
+                while draws_on(*hand_total(dealer), rules.dealer_stands_on_soft_17):
+                    dealer.append(next(draws))
+                dealer_total = hand_total(dealer)[0]
+                if dealer_total > 21 or player_total > dealer_total:
                     gain = 1.0
                 else:
-                    gain = 0.0 if player_total == facilitator_total else -1.0
+                    gain = 0.0 if player_total == dealer_total else -1.0
         total += 1 + gain
         total_squared += (1 + gain) ** 2
     mean = total / rounds

@@ -47,7 +47,7 @@ class TestMainBet:
         )
         assert settled(document)["B1"] == ("10.00", returned)
 
-    def test_a_facilitator_blackjack_takes_doubled_and_split_stakes_at_multiplayer(self):
+    def test_a_dealer_blackjack_takes_doubled_and_split_stakes_at_multiplayer(self):
         document = round_document(
             "multiplayer",
             "TS AS",
@@ -123,13 +123,13 @@ class TestInsurance:
             ],
         )
 
-    def test_it_pays_2_to_1_on_a_facilitator_blackjack(self):
+    def test_it_pays_2_to_1_on_a_dealer_blackjack(self):
         assert codes(self.document("AS KD", returned="15.00")) == []
 
-    def test_it_loses_without_a_facilitator_blackjack(self):
+    def test_it_loses_without_a_dealer_blackjack(self):
         assert codes(self.document("AS 6D", cards="TH 6C", actions=("stand",))) == []
 
-    def test_it_needs_a_facilitator_ace(self):
+    def test_it_needs_a_dealer_ace(self):
         assert codes(self.document("9S 8D", cards="TH 6C", actions=("stand",))) == ["insurance_without_ace"]
 
     def test_it_is_half_the_seat_play_rounded_down(self):

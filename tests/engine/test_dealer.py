@@ -1,4 +1,4 @@
-"""The facilitator's hand: stands on all 17, draws only while a bet depends on it."""
+"""The dealer's hand: stands on all 17, draws only while a bet depends on it."""
 
 import pytest
 
@@ -14,7 +14,7 @@ def deluxe(dealer, cards="TC 8D", actions=("stand",), returned="0.00", extra_bet
     )
 
 
-def test_it_accepts_a_facilitator_standing_on_soft_17():
+def test_it_accepts_a_dealer_standing_on_soft_17():
     assert codes(deluxe("AS 6D", returned="20.00")) == []
 
 
@@ -22,7 +22,7 @@ def test_it_reports_a_draw_on_soft_17():
     assert codes(deluxe("AS 6D 2C", returned="0.00")) == ["dealer_drew_on_17"]
 
 
-def test_it_reports_a_facilitator_stopping_below_17():
+def test_it_reports_a_dealer_stopping_below_17():
     assert codes(deluxe("TS 6D", returned="20.00")) == ["dealer_stopped_early"]
 
 
@@ -47,7 +47,7 @@ def test_classic_ends_the_round_when_every_player_is_bust_or_blackjack():
     assert codes(document) == []
 
 
-def test_a_bust_bonus_stake_makes_the_facilitator_draw():
+def test_a_bust_bonus_stake_makes_the_dealer_draw():
     shared = {"initial": ["TC", "6D"], "draws": ["9H"]}
     spots = [player_spot("P1", hand("TC 6D 9H", "hit")), player_spot("P2")]
     bets = [
@@ -94,15 +94,15 @@ class TestNoHoleCard:
     def test_after_the_second_card_the_blackjack_no_longer_depends(self):
         assert codes(self.multiplayer("TS 5D 2C", "AC KD", returned="25.00")) == ["dealer_drew_after_end"]
 
-    def test_a_player_blackjack_against_a_five_needs_no_facilitator_card(self):
+    def test_a_player_blackjack_against_a_five_needs_no_dealer_card(self):
         assert codes(self.multiplayer("5S", "AC KD", returned="25.00")) == []
 
-    def test_the_facilitator_draws_nothing_when_every_hand_is_bust(self):
+    def test_the_dealer_draws_nothing_when_every_hand_is_bust(self):
         assert codes(self.multiplayer("9S", "TC 6D 9H", ("hit",))) == []
         assert codes(self.multiplayer("9S 8D", "TC 6D 9H", ("hit",))) == ["dealer_drew_after_end"]
 
 
 @pytest.mark.parametrize("dealer", ["9S 7H KD", "6S TH 5C", "TS 7D"])
-def test_it_accepts_a_facilitator_that_drew_exactly_to_17_or_more(dealer):
+def test_it_accepts_a_dealer_that_drew_exactly_to_17_or_more(dealer):
     document = deluxe(dealer, cards="TC 8D")
     assert [code for code in codes(document) if code != "wrong_returned"] == []

@@ -61,8 +61,8 @@ def test_it_reports_every_changed_wagered_amount(name):
         ]
 
 
-def test_a_changed_facilitator_card_is_a_wrong_settlement():
-    # 5C TS 8D busts; with a 4S the facilitator stands on 19: seat 2's second split hand (17) now
+def test_a_changed_dealer_card_is_a_wrong_settlement():
+    # 5C TS 8D busts; with a 4S the dealer stands on 19: seat 2's second split hand (17) now
     # loses, its doubled 20 still wins. D23-1 (both hands) and D23-6 (behind, following the split)
     # are paid too much; D23-4 follows the first hand only and is still right.
     mutated = changed(

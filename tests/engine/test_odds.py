@@ -16,7 +16,7 @@ from rounds.engine.hand import hand_total
 from rounds.engine.odds import (
     AUTO_PLAY,
     MainGame,
-    facilitator_final_hands,
+    dealer_final_hands,
     insurance_rtp,
     main_game_expected_gain,
     main_game_rtp,
@@ -63,7 +63,7 @@ def test_perfect_pairs_probabilities_are_the_closed_forms():
     assert odds.rtp == Decimal("95.9036")
 
 
-def test_the_deluxe_pair_pays_suited_trips_on_the_facilitators_first_card_instead_of_the_perfect_pair():
+def test_the_deluxe_pair_pays_suited_trips_on_the_dealers_first_card_instead_of_the_perfect_pair():
     odds = side_option_odds(preset("deluxe"), "pair")
 
     suited_trips = Fraction(7, 415) * Fraction(6, 414)
@@ -147,8 +147,8 @@ def test_every_deal_of_three_cards_is_counted_once_and_each_suit_and_rank_equall
     assert set(by_player_suit.values()) == {2 * THREE_CARD_DRAWS // 4}
 
 
-def test_every_final_facilitator_hand_is_counted_once_and_stands_on_17_or_more():
-    hands = facilitator_final_hands(DECKS)
+def test_every_final_dealer_hand_is_counted_once_and_stands_on_17_or_more():
+    hands = dealer_final_hands(DECKS)
 
     assert sum(hands.values()) == 1
     assert all(best_total(hand) >= 17 for hand in hands)
@@ -235,7 +235,7 @@ def sampled_deal(rng: random.Random, shoe: list[str], kind: str) -> tuple[tuple[
     if kind != "bust_bonus":
         first, up, second = rng.sample(shoe, 3)
         return (first, second), (up,)
-    cards = rng.sample(shoe, 12)  # more than any facilitator hand can hold before it stands or busts
+    cards = rng.sample(shoe, 12)  # more than any dealer hand can hold before it stands or busts
     held = 2
     while hand_total(cards[:held])[0] < 17:
         held += 1
@@ -268,14 +268,14 @@ def test_a_monte_carlo_of_the_side_option_agrees_within_its_standard_error(game,
 # --- the main game: exact per-hand figures ------------------------------------------------------------
 # Wizard of Odds, "Blackjack Appendix 9" (expected values of each initial hand by exact combinatorial
 # analysis by Michael Shackleford), https://wizardofodds.com/games/blackjack/appendix/9/ : the
-# facilitator shows an ace. Stand and double do not depend on how the hand is played on; hit is worked out
+# dealer shows an ace. Stand and double do not depend on how the hand is played on; hit is worked out
 # there "considering the exact hand composition at every step", which is this engine's best play, so all
 # three must agree to the 6 decimals published (tolerance 5e-7, a hundredth of the issue's 0.005 pp).
 # Pages and their rules: 1ds17r4 one deck, stands on soft 17, hole card; 5ds17r4 five decks, stands on
-# soft 17, hole card; euro-8dh17r4 eight decks, hits soft 17, no hole card, a facilitator blackjack takes
+# soft 17, hole card; euro-8dh17r4 eight decks, hits soft 17, no hole card, a dealer blackjack takes
 # doubles and splits. Resplitting (the pages allow four hands) does not touch these non-pair hands.
-# Hole-card tables are given the facilitator has no blackjack; the probability column is that of the
-# deal and no facilitator blackjack.
+# Hole-card tables are given the dealer has no blackjack; the probability column is that of the
+# deal and no dealer blackjack.
 
 WIZARD_TABLES = {
     # page: (changes to the Deluxe rules, {player's cards: (stand, double, probability, hit)})
@@ -333,7 +333,7 @@ def test_stand_hit_and_double_against_an_ace_match_the_published_exact_values(pa
 
 # --- the main game: literal enumerations -----------------------------------------------------------
 # Independent of odds.py's shortcuts: a hole card is dealt before the player's cards and conditioned on
-# literally, both split hands are played in dealing order, and the facilitator draws after them (without a
+# literally, both split hands are played in dealing order, and the dealer draws after them (without a
 # hole card, the second card too, and a blackjack then takes every stake).
 
 
@@ -346,20 +346,20 @@ def draw_from(shoe: tuple[int, ...]):
 
 
 @cache
-def facilitator_totals(shoe: tuple[int, ...], hard: int, has_ace: bool) -> tuple[tuple[int, float], ...]:
-    """The facilitator's final totals (22 for a bust) and their chances, standing on all 17."""
+def dealer_totals(shoe: tuple[int, ...], hard: int, has_ace: bool) -> tuple[tuple[int, float], ...]:
+    """The dealer's final totals (22 for a bust) and their chances, standing on all 17."""
     total = hard + 10 if has_ace and hard <= 11 else hard
     if total >= 17:
         return ((min(total, 22), 1.0),)
     results = Counter()
     for value, chance, rest in draw_from(shoe):
-        for final, inner in facilitator_totals(rest, hard + value, has_ace or value == 1):
+        for final, inner in dealer_totals(rest, hard + value, has_ace or value == 1):
             results[final] += chance * inner
     return tuple(results.items())
 
 
 def literal_value(rules, up: int, first: int, second: int, first_action: str) -> float:
-    """The deal played out in dealing order; at a hole-card table, given the facilitator has no blackjack."""
+    """The deal played out in dealing order; at a hole-card table, given the dealer has no blackjack."""
     shoe = [4 * rules.decks] * 9 + [16 * rules.decks]
     for value in (up, first, second):
         shoe[value - 1] -= 1
@@ -382,7 +382,7 @@ def literal_value(rules, up: int, first: int, second: int, first_action: str) ->
     def play(shoe, hole, hands, current, after_split):
         """`hands`: ((cards, stake), ...); the hands from `current` on still take cards."""
         if current == len(hands):
-            return facilitator_settles(shoe, hole, hands)
+            return dealer_settles(shoe, hole, hands)
         cards, stake = hands[current]
         action = "hit" if len(cards) == 1 else decide(cards, after_split)
         if len(cards) == 2 and after_split and cards[0] == 1:
@@ -401,16 +401,16 @@ def literal_value(rules, up: int, first: int, second: int, first_action: str) ->
             )
         return value
 
-    def facilitator_settles(shoe, hole, hands):
+    def dealer_settles(shoe, hole, hands):
         if hole is None:  # no hole card: the second card comes now
             value = 0.0
             for second, chance, rest in draw_from(shoe):
                 if {up, second} == {1, 10}:
                     value -= chance * sum(stake for _, stake in hands)
                 else:
-                    value += chance * facilitator_settles(rest, second, hands)
+                    value += chance * dealer_settles(rest, second, hands)
             return value
-        dealer = facilitator_totals(shoe, up + hole, 1 in (up, hole))
+        dealer = dealer_totals(shoe, up + hole, 1 in (up, hole))
         return sum(chance * settle(hands, final) for final, chance in dealer)
 
     def settle(hands, dealer_total):
@@ -535,5 +535,5 @@ def test_rules_move_the_main_game_the_way_they_should():
 
     # Classic differs from Deluxe by no double after a split (worth about 0.13 pp) and no surrender.
     assert 0.10 < (deluxe - classic) * 100 < 0.16
-    # Multi-player also loses doubles and splits to a facilitator blackjack and doubles on 9-11 only.
+    # Multi-player also loses doubles and splits to a dealer blackjack and doubles on 9-11 only.
     assert 0.15 < (classic - multiplayer) * 100 < 0.30

@@ -29,7 +29,7 @@ def cards(text: str) -> tuple[str, ...]:
 
 
 # Every paytable line of every side option of every preset, worked by hand:
-# (game, kind, player cards, facilitator cards, stake, pattern paid, amount returned).
+# (game, kind, player cards, dealer cards, stake, pattern paid, amount returned).
 # The amount returned is the stake plus stake x odds.
 PAYTABLE_CASES = [
     # Deluxe Pair: mixed 5, coloured 10, perfect 30, suited trips 50; stake 10.00.
@@ -50,7 +50,7 @@ PAYTABLE_CASES = [
     ("classic", "perfect_pairs", "QS QS", "QS", "2.00", "perfect_pair", "52.00"),
     ("classic", "perfect_pairs", "QS QC", "4D", "2.00", "coloured_pair", "26.00"),
     ("classic", "perfect_pairs", "QS QH", "4D", "2.00", "mixed_pair", "14.00"),
-    # Boundless Bust Bonus by the facilitator's card count: 1, 2, 9, 50, 100, 250; stake 1.00.
+    # Boundless Bust Bonus by the dealer's card count: 1, 2, 9, 50, 100, 250; stake 1.00.
     ("boundless", "bust_bonus", "", "TS 6H 9D", "1.00", "bust_3", "2.00"),
     ("boundless", "bust_bonus", "", "2S 4H TD 9C", "1.00", "bust_4", "3.00"),
     ("boundless", "bust_bonus", "", "2S 3H 4D 5C 9S", "1.00", "bust_5", "10.00"),
@@ -78,9 +78,9 @@ PAYTABLE_CASES = [
     # Classic 21+3 and Boundless Poker Trio: flush 5, straight 10, three of a kind 30,
     # straight flush 40, suited trips 100; stake 3.00.
     *[
-        (game, kind, player, facilitator, "3.00", pattern, returned)
+        (game, kind, player, dealer, "3.00", pattern, returned)
         for game, kind in (("classic", "twenty_one_plus_three"), ("boundless", "poker_trio"))
-        for player, facilitator, pattern, returned in (
+        for player, dealer, pattern, returned in (
             ("9D 9D", "9D", "suited_trips", "303.00"),
             ("9D 9D", "9S", "three_of_a_kind", "93.00"),
             ("9D 9H", "9S", "three_of_a_kind", "93.00"),
@@ -105,7 +105,7 @@ LOSING_CASES = [
     ("classic", "perfect_pairs", "JD QD", "JD"),
     ("boundless", "bust_bonus", "", "TS 7H"),
     ("boundless", "bust_bonus", "", "2S 3H 4D 2C TH"),  # five cards to 21
-    ("boundless", "bust_bonus", "", "AS KH"),  # a facilitator blackjack is no bust
+    ("boundless", "bust_bonus", "", "AS KH"),  # a dealer blackjack is no bust
     ("boundless", "bust_bonus", "", "AS 6H"),
     ("boundless", "lucky_trio", "TS 4H", "4D"),  # 18
     ("boundless", "lucky_trio", "TS TH", "TD"),  # 30
@@ -120,14 +120,12 @@ LOSING_CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("game", "kind", "player", "facilitator", "stake", "pattern", "returned"), PAYTABLE_CASES
-)
-def test_every_paytable_line_pays_its_odds(game, kind, player, facilitator, stake, pattern, returned):
+@pytest.mark.parametrize(("game", "kind", "player", "dealer", "stake", "pattern", "returned"), PAYTABLE_CASES)
+def test_every_paytable_line_pays_its_odds(game, kind, player, dealer, stake, pattern, returned):
     option = preset_option(game, kind)
 
-    winner = winning_pattern(option, cards(player), cards(facilitator))
-    paid = side_option_returned(option, Decimal(stake), cards(player), cards(facilitator))
+    winner = winning_pattern(option, cards(player), cards(dealer))
+    paid = side_option_returned(option, Decimal(stake), cards(player), cards(dealer))
 
     assert winner == (pattern, option.odds(pattern))
     assert paid == Decimal(returned)
@@ -146,12 +144,12 @@ def test_the_cases_cover_every_paytable_line_of_every_preset():
     assert covered == offered
 
 
-@pytest.mark.parametrize(("game", "kind", "player", "facilitator"), LOSING_CASES)
-def test_a_deal_without_a_paying_pattern_loses_the_stake(game, kind, player, facilitator):
+@pytest.mark.parametrize(("game", "kind", "player", "dealer"), LOSING_CASES)
+def test_a_deal_without_a_paying_pattern_loses_the_stake(game, kind, player, dealer):
     option = preset_option(game, kind)
 
-    assert winning_pattern(option, cards(player), cards(facilitator)) is None
-    assert side_option_returned(option, Decimal("5.00"), cards(player), cards(facilitator)) == Decimal("0.00")
+    assert winning_pattern(option, cards(player), cards(dealer)) is None
+    assert side_option_returned(option, Decimal("5.00"), cards(player), cards(dealer)) == Decimal("0.00")
 
 
 def test_winnings_are_rounded_down_to_the_cent():
@@ -205,7 +203,7 @@ def test_suited_trips_pays_fifty_not_the_perfect_pair():
     assert winning_pattern(option, ("KD", "KD"), ("KD",)) == ("suited_trips", Decimal(50))
 
 
-def test_suited_trips_looks_only_at_the_facilitators_first_card():
+def test_suited_trips_looks_only_at_the_dealers_first_card():
     assert matched_patterns("pair", ("KD", "KD"), ("2S", "KD")) == {"perfect_pair"}
     assert matched_patterns("twenty_one_plus_three", ("KD", "KD"), ("2S", "KD")) == frozenset()
 
@@ -230,10 +228,10 @@ def test_the_boundless_pair_has_no_suited_trips_line():
 
 
 def test_bust_bonus_ignores_the_player_cards():
-    facilitator = ("TS", "6H", "9D")
+    dealer = ("TS", "6H", "9D")
 
-    assert matched_patterns("bust_bonus", (), facilitator) == {"bust_3"}
-    assert matched_patterns("bust_bonus", ("AS", "KH"), facilitator) == {"bust_3"}
+    assert matched_patterns("bust_bonus", (), dealer) == {"bust_3"}
+    assert matched_patterns("bust_bonus", ("AS", "KH"), dealer) == {"bust_3"}
 
 
 def test_lists_are_accepted_as_well_as_tuples():
@@ -244,7 +242,7 @@ def test_lists_are_accepted_as_well_as_tuples():
     assert matched_patterns("bust_bonus", [], ["TS", "6H", "9D"]) == {"bust_3"}
 
 
-def test_trio_options_need_the_facilitators_first_card():
+def test_trio_options_need_the_dealers_first_card():
     assert matched_patterns("poker_trio", ("5H", "6H"), ()) == frozenset()
     assert matched_patterns("lucky_trio", ("7H", "7H"), ()) == frozenset()
 
@@ -262,18 +260,18 @@ shoe_trios = st.lists(st.sampled_from(ALL_CARDS), min_size=3, max_size=3)
 
 @given(distinct_trios)
 def test_pair_patterns_are_mutually_exclusive_among_distinct_cards(trio):
-    player, facilitator = tuple(trio[:2]), tuple(trio[2:])
+    player, dealer = tuple(trio[:2]), tuple(trio[2:])
     for kind in ("pair", "perfect_pairs"):
-        matched = matched_patterns(kind, player, facilitator)
+        matched = matched_patterns(kind, player, dealer)
         assert len(matched) <= 1
         assert bool(matched) == (player[0][0] == player[1][0])
 
 
 @given(shoe_trios)
 def test_pair_patterns_are_exclusive_apart_from_suited_trips_on_a_perfect_pair(trio):
-    player, facilitator = tuple(trio[:2]), tuple(trio[2:])
-    assert len(matched_patterns("perfect_pairs", player, facilitator)) <= 1
-    matched = matched_patterns("pair", player, facilitator)
+    player, dealer = tuple(trio[:2]), tuple(trio[2:])
+    assert len(matched_patterns("perfect_pairs", player, dealer)) <= 1
+    matched = matched_patterns("pair", player, dealer)
     if "suited_trips" in matched:
         assert matched == {"perfect_pair", "suited_trips"}
     else:
@@ -282,9 +280,9 @@ def test_pair_patterns_are_exclusive_apart_from_suited_trips_on_a_perfect_pair(t
 
 @given(st.one_of(distinct_trios, shoe_trios))
 def test_a_trio_matches_at_most_one_poker_pattern(trio):
-    player, facilitator = tuple(trio[:2]), tuple(trio[2:])
+    player, dealer = tuple(trio[:2]), tuple(trio[2:])
     for kind in ("twenty_one_plus_three", "poker_trio"):
-        matched = matched_patterns(kind, player, facilitator)
+        matched = matched_patterns(kind, player, dealer)
         assert matched <= POKER_PATTERNS
         assert len(matched) <= 1
 

@@ -1,8 +1,8 @@
-"""A table where the facilitator hits soft 17 (H17): the simulator, the replay and the odds follow one rule.
+"""A table where the dealer hits soft 17 (H17): the simulator, the replay and the odds follow one rule.
 
 No preset hits soft 17 and a supervisor cannot change the rule, but the rule set carries it
 (`dealer_stands_on_soft_17`), so every part of the engine must read it alike: a shoe simulated under H17
-replays clean, and the replay judges a facilitator by the table's rule, not by stand-on-all-17.
+replays clean, and the replay judges a dealer by the table's rule, not by stand-on-all-17.
 """
 
 from dataclasses import replace
@@ -13,7 +13,7 @@ import pytest
 
 from rounds.engine.dealer import draws_on
 from rounds.engine.hand import hand_total
-from rounds.engine.odds import facilitator_final_hands, main_game_rtp
+from rounds.engine.odds import dealer_final_hands, main_game_rtp
 from rounds.engine.replay import replay
 from rounds.engine.rules import GAMES, preset
 from rounds.engine.simulate import simulate
@@ -27,7 +27,7 @@ def hits_soft_17(game: str):
 
 
 def drew_on_soft_17(dealer: list[str]) -> bool:
-    """Whether the facilitator held a soft 17 at some point and took another card on it."""
+    """Whether the dealer held a soft 17 at some point and took another card on it."""
     return any(hand_total(dealer[:held]) == (17, True) for held in range(2, len(dealer)))
 
 
@@ -47,7 +47,7 @@ def drew_on_soft_17(dealer: list[str]) -> bool:
         ("TS 6D 9C", False, False),  # bust
     ],
 )
-def test_the_facilitator_draws_below_17_and_on_soft_17_only_under_h17(cards, under_s17, under_h17):
+def test_the_dealer_draws_below_17_and_on_soft_17_only_under_h17(cards, under_s17, under_h17):
     total, soft = hand_total(cards.split())
     assert draws_on(total, soft, stands_on_soft_17=True) is under_s17
     assert draws_on(total, soft, stands_on_soft_17=False) is under_h17
@@ -80,13 +80,13 @@ def test_a_simulated_h17_shoe_replays_without_a_finding_and_to_the_same_amounts(
             ), bet["bet_id"]
 
 
-def test_the_simulated_h17_facilitator_draws_on_soft_17_and_never_stands_on_it(h17_shoes):
+def test_the_simulated_h17_dealer_draws_on_soft_17_and_never_stands_on_it(h17_shoes):
     rules, documents = h17_shoes
     completed = [document for document in documents if document["status"] == "completed"]
     assert any(drew_on_soft_17(document["dealer"]) for document in completed)
     for document in completed:
         dealer = document["dealer"]
-        if len(dealer) > 2:  # the facilitator drew out
+        if len(dealer) > 2:  # the dealer drew out
             assert hand_total(dealer) != (17, True), document["round_id"]
 
 
@@ -95,11 +95,11 @@ def test_the_same_seed_under_s17_never_draws_on_soft_17():
     assert not any(drew_on_soft_17(document["dealer"]) for document in documents)
 
 
-# --- the replay judges the facilitator by the table's rule ------------------------------------
+# --- the replay judges the dealer by the table's rule ------------------------------------
 
 
 def deluxe_round(dealer: str, *, player="TC 8D", returned="0.00") -> dict:
-    """One seated hand of 10.00 that stands, against the facilitator's `dealer` cards."""
+    """One seated hand of 10.00 that stands, against the dealer's `dealer` cards."""
     return {
         "format": 1,
         "round_id": "DLX1-T-001",
@@ -135,7 +135,7 @@ def deluxe_round(dealer: str, *, player="TC 8D", returned="0.00") -> dict:
 
 
 def multiplayer_round(dealer: str, *, returned="0.00") -> dict:
-    """The same at the table without a hole card: the facilitator's second card comes after the players."""
+    """The same at the table without a hole card: the dealer's second card comes after the players."""
     document = deluxe_round(dealer, returned=returned)
     document.update(round_id="MPB1-T-001", table="MPB1", shoe="MPB1-T")
     return document
@@ -160,7 +160,7 @@ S17 = preset("deluxe")
         ("AS 7D", "10.00"),  # a soft 18 stands
     ],
 )
-def test_under_h17_a_facilitator_that_draws_on_soft_17_is_right(dealer, returned):
+def test_under_h17_a_dealer_that_draws_on_soft_17_is_right(dealer, returned):
     assert codes(deluxe_round(dealer, returned=returned), H17) == []
 
 
@@ -182,7 +182,7 @@ def test_under_s17_drawing_on_soft_17_is_a_draw_on_17():
     assert codes(deluxe_round("AS 6D", returned="20.00"), S17) == []
 
 
-def test_without_a_hole_card_the_facilitator_follows_the_same_rule():
+def test_without_a_hole_card_the_dealer_follows_the_same_rule():
     h17, s17 = hits_soft_17("multiplayer"), preset("multiplayer")
     assert codes(multiplayer_round("AS 6D 4C"), h17) == []
     assert codes(multiplayer_round("AS 6D", returned="20.00"), h17) == ["dealer_stopped_early"]
@@ -203,10 +203,10 @@ def test_h17_lowers_the_eight_deck_main_game_rtp_by_about_two_tenths_of_a_point(
         assert Decimal("0.18") < s17 - h17 < Decimal("0.26"), game
 
 
-def test_the_h17_facilitator_never_ends_on_soft_17_in_the_odds():
+def test_the_h17_dealer_never_ends_on_soft_17_in_the_odds():
     def soft_17(values: tuple[int, ...]) -> bool:
         return 1 in values and sum(values) == 7
 
-    assert not any(soft_17(hand) for hand in facilitator_final_hands(8, False))
-    assert any(soft_17(hand) for hand in facilitator_final_hands(8, True))
-    assert sum(facilitator_final_hands(8, False).values()) == 1
+    assert not any(soft_17(hand) for hand in dealer_final_hands(8, False))
+    assert any(soft_17(hand) for hand in dealer_final_hands(8, True))
+    assert sum(dealer_final_hands(8, False).values()) == 1

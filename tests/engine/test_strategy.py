@@ -14,7 +14,7 @@ NO_SURRENDER = dict(can_double=True, can_split=True, can_surrender=False)
 NO_SPLIT = dict(can_double=True, can_split=False, can_surrender=True)
 LATER = dict(can_double=False, can_split=False, can_surrender=False)  # a third card or later
 
-# (preset, cards, facilitator's first card, what the caller allows, expected)
+# (preset, cards, dealer's first card, what the caller allows, expected)
 DECISIONS = [
     # Deluxe: double any two and after a split, surrender against 2-9, pairs by value.
     ("deluxe", ["TS", "6H"], "TD", ALL, "hit"),  # no surrender against a ten

@@ -69,6 +69,10 @@ def moments(results: list[tuple[str, str]]) -> RoundMoments:
     return total
 
 
+def test_the_quantiles_are_the_normal_distributions_to_six_places():
+    assert (Z95, Z99) == (Decimal("1.959964"), Decimal("2.575829"))
+
+
 def test_the_interval_follows_the_spread_of_round_results():
     results = [("10.00", "0.00"), ("10.00", "20.00"), ("20.00", "20.00"), ("5.00", "10.00"), ("25.50", "0")]
     low, high = ratio_interval(moments(results), Z95)

@@ -79,9 +79,9 @@ def test_an_unknown_table_is_404_with_a_message(supervisor):
 
 
 @pytest.mark.django_db
-def test_it_changes_name_studio_and_facilitator_with_a_reason(supervisor):
+def test_it_changes_name_studio_and_dealer_with_a_reason(supervisor):
     table = make_table()
-    body = {"name": "Deluxe One", "studio": "Studio C", "facilitator": "Bo", "reason": "new studio"}
+    body = {"name": "Deluxe One", "studio": "Studio C", "dealer": "Bo", "reason": "new studio"}
     response = supervisor.patch("/api/tables/DLX1/", body)
     assert response.status_code == 200
     assert response.json()["studio"] == "Studio C"

@@ -163,6 +163,23 @@ def test_the_detail_page_shows_rules_versions_limits_log_and_history(client):
     assert "UTC" in html
 
 
+@pytest.mark.parametrize(
+    ("game", "word"),
+    [
+        ("deluxe", "Facilitator"),
+        ("boundless", "Facilitator"),
+        ("classic", "Dealer"),
+        ("multiplayer", "Dealer"),
+    ],
+)
+def test_the_detail_page_calls_who_deals_what_the_games_rule_sheet_calls_them(client, game, word):
+    table = make_table(code="T1", game=game)
+    Table.objects.filter(pk=table.pk).update(dealer="Ana")
+    login(client, "supervisor")
+    html = client.get(reverse("tables:table_detail", args=["T1"])).content.decode()
+    assert f"<dt>{word} on duty</dt><dd>Ana</dd>" in html
+
+
 # --- creating a table --------------------------------------------------------------------------
 
 NEW = {"code": "BND7", "name": "Arena", "game": "boundless", "currency": "EUR", "studio": "Riga 2"}
@@ -229,11 +246,11 @@ def test_it_keeps_a_status_change_when_the_details_are_edited(client):
     table_set_status(table=table, status="open", changed_by=user, reason="Shift start")
     response = client.post(
         reverse("tables:table_update", args=["DLX1"]),
-        {"name": "Lounge", "studio": "Riga 3", "facilitator": "Bruno", "reason": "New shift"},
+        {"name": "Lounge", "studio": "Riga 3", "dealer": "Bruno", "reason": "New shift"},
     )
     assert response.status_code == 302
     table.refresh_from_db()
-    assert (table.name, table.facilitator, table.status) == ("Lounge", "Bruno", "open")
+    assert (table.name, table.dealer, table.status) == ("Lounge", "Bruno", "open")
 
 
 # --- configuration -----------------------------------------------------------------------------

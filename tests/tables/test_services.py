@@ -141,9 +141,9 @@ def test_opening_pausing_and_closing_are_logged_with_who_and_why():
 
 def test_a_details_change_is_kept_in_the_tables_history():
     dlx = table("DLX1")
-    table_update(table=dlx, changed_by=user(), reason="shift change", facilitator="Ben")
+    table_update(table=dlx, changed_by=user(), reason="shift change", dealer="Ben")
     latest = dlx.history.first()
-    assert (latest.facilitator, latest.history_change_reason, latest.history_user.username) == (
+    assert (latest.dealer, latest.history_change_reason, latest.history_user.username) == (
         "Ben",
         "shift change",
         "supervisor-user",

@@ -3,7 +3,7 @@
 implies (`chart.py`).
 
 The main game's RTP is its maximum: every decision the option with the highest expectation under the
-table's own rules (composition-dependent: the hand's cards and the facilitator's first card). Beside it,
+table's own rules (composition-dependent: the hand's cards and the dealer's first card). Beside it,
 the RTP under the table's automatic play, which is what a player who never acts gets.
 """
 
@@ -24,7 +24,7 @@ from .main_game import (
 )
 from .side_options import (
     SideOptionOdds,
-    facilitator_final_hands,
+    dealer_final_hands,
     insurance_rtp,
     side_option_odds,
     three_card_deals,
@@ -45,7 +45,7 @@ __all__ = [
     "SideOptionOdds",
     "StrategyChart",
     "clear_caches",
-    "facilitator_final_hands",
+    "dealer_final_hands",
     "insurance_rtp",
     "main_game_expected_gain",
     "main_game_figures",
@@ -117,7 +117,7 @@ def clear_caches() -> None:
 
     for cached in (
         side_options.pattern_classes,
-        side_options.facilitator_final_hands,
+        side_options.dealer_final_hands,
         main_game.main_game_figures_of,
     ):
         cached.cache_clear()

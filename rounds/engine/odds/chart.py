@@ -1,6 +1,6 @@
 """The strategy chart that best play implies, and where a table's automatic play departs from it.
 
-A chart cell is a two-card hand class against the facilitator's first card: a hard total (no pair), a
+A chart cell is a two-card hand class against the dealer's first card: a hard total (no pair), a
 soft total (an ace and another card) or a pair. Its decision is the one with the highest expectation over
 the deals of that class, each weighted by its chance: the best total-dependent first decision. Best play
 itself looks at the cards, so a cell is marked where some deal of the class plays better otherwise (a hard

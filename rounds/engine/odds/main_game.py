@@ -3,23 +3,23 @@ by the best decision at every point (the maximum RTP) or by the table's automati
 never acts gets).
 
 Best play is composition-dependent: at every decision the option with the highest expectation given the
-hand's own cards and the facilitator's first card (hit, stand, double, split, surrender, as the rules allow
+hand's own cards and the dealer's first card (hit, stand, double, split, surrender, as the rules allow
 there), so the figure is the true maximum for the rule set with one split. Every card seen is removed from
-the shoe: the player's cards, the facilitator's first card, each card drawn. The rules are the engine's:
+the shoe: the player's cards, the dealer's first card, each card drawn. The rules are the engine's:
 doubles as `rules.double` and `double_after_split` allow, one split only (by value or rank as
 `split_match` says) with one card to each split ace, a split ace and a ten are 21 and no blackjack, a hand
-stands at 21 and at the card limit, surrender against a first card of 2-9 only, the facilitator draws as
-`dealer.draws_on` says. At a hole-card table a facilitator blackjack ends the round at once (the player
+stands at 21 and at the card limit, surrender against a first card of 2-9 only, the dealer draws as
+`dealer.draws_on` says. At a hole-card table a dealer blackjack ends the round at once (the player
 loses the original stake only, or pushes a blackjack); without a hole card it also takes doubled and split
 stakes. Insurance is never taken.
 
 Two exchangeability facts make this exact without following every order of dealing. The probability of a
-set of cards going to given roles (a hand's hits, the hole card, the facilitator's draws) does not depend
+set of cards going to given roles (a hand's hits, the hole card, the dealer's draws) does not depend
 on the order the roles take them in, as long as each role's decisions look only at its own cards and the
-facilitator's first card, which is true of both ways of playing and of the facilitator. So:
+dealer's first card, which is true of both ways of playing and of the dealer. So:
 - the hole card can be drawn after the player's hits, restricted to cards that do not make a blackjack;
 - each split hand can be valued as if it were played alone from the shoe after the split (both pair cards
-  and the first card removed), with the facilitator drawing right after it; the other hand's cards change
+  and the first card removed), with the dealer drawing right after it; the other hand's cards change
   nothing on average. This is exact, not an approximation: its error is 0 (beyond float rounding) for a
   way of playing that never looks at the other hand, and the tests check it against a literal enumeration.
 """
@@ -104,9 +104,9 @@ def main_game_figures_of(rules: RuleSet, policy: str) -> MainGameFigures:
 _BITS = 8
 _MASK = (1 << _BITS) - 1
 _ONE_CARD = {value: 1 << (_BITS * (value - 1)) for value in VALUES}
-# The facilitator's outcomes by index: a final 17, 18, 19, 20, 21 (0-4), a bust, a blackjack.
+# The dealer's outcomes by index: a final 17, 18, 19, 20, 21 (0-4), a bust, a blackjack.
 _BUST, _BLACKJACK = 5, 6
-_DRAWN_OUTCOMES = 6  # what a facilitator who draws can end with: 17..21 or a bust
+_DRAWN_OUTCOMES = 6  # what a dealer who draws can end with: 17..21 or a bust
 
 
 def _count(shoe: int, value: int) -> int:
@@ -118,7 +118,7 @@ class MainGame:
     with the highest expectation, or AUTO_PLAY, the table's automatic play.
 
     Values are per unit of the original stake. A shoe here is the composition left to draw from; the
-    memos are keyed by it, so every hand and facilitator position is worked out once.
+    memos are keyed by it, so every hand and dealer position is worked out once.
     """
 
     def __init__(self, rules: RuleSet, policy: str = BEST):
@@ -132,14 +132,14 @@ class MainGame:
         self._outcomes: dict[int, tuple[float, ...]] = {}
         self._hands: dict[tuple, float] = {}
         self._decisions: dict[tuple, str] = {}
-        # Where a facilitator hand stops, by `(hard << 1) | has_ace`, hard counting aces as 1: the index of
+        # Where a dealer hand stops, by `(hard << 1) | has_ace`, hard counting aces as 1: the index of
         # its outcome (17..21, a bust), or None while it draws. Worked out once: it is in the hottest loop.
         self._stops = tuple(self._stop(hard, has_ace) for hard in range(32) for has_ace in (False, True))
 
     # --- the whole game ------------------------------------------------------------------------
 
     def expected_gain(self) -> float:
-        """Over every first three cards: the facilitator's first card and the player's two."""
+        """Over every first three cards: the dealer's first card and the player's two."""
         return sum(
             self.deal_chance(up, first, second) * self.deal_value(up, first, second)
             for up in VALUES
@@ -148,7 +148,7 @@ class MainGame:
         )
 
     def deal_chance(self, up: int, first: int, second: int) -> float:
-        """The chance that the facilitator's first card and the player's two cards (either order) have
+        """The chance that the dealer's first card and the player's two cards (either order) have
         these values."""
         shoe, size, chance = self.full_shoe, self.shoe_size, 1.0
         for value in (up, first, second):
@@ -158,13 +158,13 @@ class MainGame:
         return chance if first == second else 2 * chance
 
     def deal_value(self, up: int, first: int, second: int) -> float:
-        """The expected gain of a deal, before the facilitator checks for blackjack."""
+        """The expected gain of a deal, before the dealer checks for blackjack."""
         shoe = self.full_shoe - _ONE_CARD[up] - _ONE_CARD[first] - _ONE_CARD[second]
         cards_left = self.shoe_size - 3
-        natural = self._facilitator_natural_chance(shoe, cards_left, up)
+        natural = self._dealer_natural_chance(shoe, cards_left, up)
         if {first, second} == {ACE, TEN}:
-            return float(self.rules.blackjack_pays) * (1 - natural)  # a facilitator blackjack pushes
-        # At a hole-card table a facilitator blackjack ends the round: the original stake is lost.
+            return float(self.rules.blackjack_pays) * (1 - natural)  # a dealer blackjack pushes
+        # At a hole-card table a dealer blackjack ends the round: the original stake is lost.
         peeked = -natural if self.rules.hole_card else 0.0
         cards = (first, second)
         if first != second or self.rules.max_splits < 1:
@@ -181,18 +181,18 @@ class MainGame:
     def first_decision_values(self, up: int, first: int, second: int) -> dict[str, float]:
         """The expected gain of each first decision the rules allow on this deal (any two ten-value cards
         count as a pair here), the hand then played by the policy; at a hole-card table, given that the
-        facilitator has no blackjack."""
+        dealer has no blackjack."""
         shoe = self.full_shoe - _ONE_CARD[up] - _ONE_CARD[first] - _ONE_CARD[second]
         cards_left = self.shoe_size - 3
         cards = tuple(sorted((first, second)))
         values = self._first_options(shoe, cards_left, up, cards, can_split=first == second)
         if self.rules.hole_card:
-            no_blackjack = 1 - self._facilitator_natural_chance(shoe, cards_left, up)
+            no_blackjack = 1 - self._dealer_natural_chance(shoe, cards_left, up)
             values = {action: value / no_blackjack for action, value in values.items()}
         return values
 
     # --- the player's hands --------------------------------------------------------------------
-    # At a hole-card table these values leave out the deals where the facilitator has a blackjack
+    # At a hole-card table these values leave out the deals where the dealer has a blackjack
     # (counted once, in `deal_value`): they are sums over the hole cards that make no blackjack.
 
     def _first_decision(
@@ -305,13 +305,13 @@ class MainGame:
         return 2 * value
 
     def _stand(self, shoe: int, cards_left: int, up: int, total: int) -> float:
-        outcomes = self.facilitator_outcomes(shoe, cards_left, up)
+        outcomes = self.dealer_outcomes(shoe, cards_left, up)
         value = outcomes[_BUST] - outcomes[_BLACKJACK]
         for index in range(5):
-            facilitator_total = 17 + index
-            if total > facilitator_total:
+            dealer_total = 17 + index
+            if total > dealer_total:
                 value += outcomes[index]
-            elif total < facilitator_total:
+            elif total < dealer_total:
                 value -= outcomes[index]
         return value
 
@@ -349,13 +349,13 @@ class MainGame:
 
     def _same_ten_rank_chance(self) -> float:
         """Two ten-value cards of the same rank (T, J, Q, K), given their values. Whatever ten-value
-        card the facilitator shows, it takes from each rank alike, so it does not change this."""
+        card the dealer shows, it takes from each rank alike, so it does not change this."""
         per_rank = 4 * self.rules.decks
         return (per_rank - 1) / (_TEN_VALUE_RANKS * per_rank - 1)
 
-    # --- the facilitator -------------------------------------------------------------------------
+    # --- the dealer -------------------------------------------------------------------------
 
-    def _facilitator_natural_chance(self, shoe: int, cards_left: int, up: int) -> float:
+    def _dealer_natural_chance(self, shoe: int, cards_left: int, up: int) -> float:
         if up == ACE:
             return _count(shoe, TEN) / cards_left
         if up == TEN:
@@ -363,14 +363,14 @@ class MainGame:
         return 0.0
 
     def _settled_chance(self, shoe: int, cards_left: int, up: int) -> float:
-        """The weight of a result that does not depend on the facilitator (a bust, a surrender): at a
+        """The weight of a result that does not depend on the dealer (a bust, a surrender): at a
         hole-card table only the hole cards that make no blackjack count here."""
         if self.rules.hole_card:
-            return 1 - self._facilitator_natural_chance(shoe, cards_left, up)
+            return 1 - self._dealer_natural_chance(shoe, cards_left, up)
         return 1.0
 
-    def facilitator_outcomes(self, shoe: int, cards_left: int, up: int) -> tuple[float, ...]:
-        """Chances of the facilitator's final 17, 18, 19, 20, 21, bust and blackjack, the second card drawn
+    def dealer_outcomes(self, shoe: int, cards_left: int, up: int) -> tuple[float, ...]:
+        """Chances of the dealer's final 17, 18, 19, 20, 21, bust and blackjack, the second card drawn
         from `shoe`. At a hole-card table the second cards that make a blackjack are left out (that round
         ended before any decision), so the chances add up to the chance of no blackjack."""
         key = (shoe << 4) | up
@@ -391,14 +391,14 @@ class MainGame:
                 if final is not None:
                     sums[final] += chance
                     continue
-                drawn = self._facilitator_draws(shoe - _ONE_CARD[second], cards_left - 1, hard, has_ace)
+                drawn = self._dealer_draws(shoe - _ONE_CARD[second], cards_left - 1, hard, has_ace)
                 for index in range(_DRAWN_OUTCOMES):
                     sums[index] += chance * drawn[index]
             outcomes = self._outcomes[key] = tuple(sums)
         return outcomes
 
-    def _facilitator_draws(self, shoe: int, cards_left: int, hard: int, has_ace: bool) -> tuple[float, ...]:
-        """Chances of 17..21 and bust for a facilitator hand of `hard` (aces as 1) that must draw."""
+    def _dealer_draws(self, shoe: int, cards_left: int, hard: int, has_ace: bool) -> tuple[float, ...]:
+        """Chances of 17..21 and bust for a dealer hand of `hard` (aces as 1) that must draw."""
         key = (shoe << 6) | (hard << 1) | has_ace
         chances = self._drawing.get(key)
         if chances is None:
@@ -414,7 +414,7 @@ class MainGame:
                 if final is not None:
                     sums[final] += chance
                     continue
-                further = self._facilitator_draws(shoe - _ONE_CARD[drawn], cards_left - 1, new_hard, ace)
+                further = self._dealer_draws(shoe - _ONE_CARD[drawn], cards_left - 1, new_hard, ace)
                 for index in range(_DRAWN_OUTCOMES):
                     sums[index] += chance * further[index]
             chances = self._drawing[key] = tuple(sums)

@@ -1,11 +1,11 @@
 """Side options and insurance, exactly.
 
 Side options are counted over every distinct deal from the shoe without replacement: each distinct
-(player's two cards, facilitator's first card) of rank and suit, weighted by the number of ordered ways
+(player's two cards, dealer's first card) of rank and suit, weighted by the number of ordered ways
 to draw it, is classified once by `sideoptions.matched_patterns`, and the paytable pays what
 `sideoptions.winning_pattern` pays for it, so these odds and settlement cannot disagree. Bust Bonus
-follows the facilitator's draws exactly: the facilitator draws as `dealer.draws_on` says, a facilitator
-blackjack is no bust, and with a Bust Bonus stake awaiting the facilitator always draws out. Side option
+follows the dealer's draws exactly: the dealer draws as `dealer.draws_on` says, a dealer
+blackjack is no bust, and with a Bust Bonus stake awaiting the dealer always draws out. Side option
 and insurance figures are exact fractions.
 """
 
@@ -42,7 +42,7 @@ class SideOptionOdds:
 
 
 def insurance_rtp(rules: RuleSet) -> Decimal:
-    """Insurance pays when the facilitator, showing an ace, has a ten-value second card."""
+    """Insurance pays when the dealer, showing an ace, has a ten-value second card."""
     tens = 16 * rules.decks
     cards_left = 52 * rules.decks - 1
     return percent(Fraction(tens, cards_left) * (1 + Fraction(rules.insurance_pays)))
@@ -58,10 +58,10 @@ def side_option_odds(rules: RuleSet, kind: str) -> SideOptionOdds:
         raise ValueError(f"the rules of {rules.game} offer no {kind} side option")
     paid = {pattern: Fraction(0) for pattern, _ in option.paytable}
     expected_return = Fraction(0)
-    for probability, player_cards, facilitator_cards in pattern_classes(
+    for probability, player_cards, dealer_cards in pattern_classes(
         kind, rules.decks, rules.dealer_stands_on_soft_17
     ):
-        winner = winning_pattern(option, player_cards, facilitator_cards)
+        winner = winning_pattern(option, player_cards, dealer_cards)
         if winner is None:
             continue
         pattern, odds = winner
@@ -83,20 +83,20 @@ def pattern_classes(
     if kind == "bust_bonus":
         deals = (
             ((), tuple(CARD_OF_VALUE[value] for value in hand), probability)
-            for hand, probability in facilitator_final_hands(decks, stands_on_soft_17).items()
+            for hand, probability in dealer_final_hands(decks, stands_on_soft_17).items()
         )
     else:  # counts of ordered draws, all over the same number of draws
         deals = ((player, (up,), count) for player, up, count in three_card_deals(decks))
-    for player_cards, facilitator_cards, weight in deals:
-        matched = matched_patterns(kind, player_cards, facilitator_cards)
+    for player_cards, dealer_cards, weight in deals:
+        matched = matched_patterns(kind, player_cards, dealer_cards)
         weights[matched] += weight
-        examples.setdefault(matched, (player_cards, facilitator_cards))
+        examples.setdefault(matched, (player_cards, dealer_cards))
     scale = 1 if kind == "bust_bonus" else perm(52 * decks, 3)
     return tuple((Fraction(weights[matched]) / scale, *examples[matched]) for matched in weights)
 
 
 def three_card_deals(decks: int) -> Iterator[tuple[tuple[str, str], str, int]]:
-    """Every distinct deal of the player's two cards (in either order) and the facilitator's first card,
+    """Every distinct deal of the player's two cards (in either order) and the dealer's first card,
     with the number of ordered ways to draw it from a shoe of `decks` decks without replacement."""
     copies = decks  # of each card code
     three_apart = copies**3
@@ -115,16 +115,16 @@ def three_card_deals(decks: int) -> Iterator[tuple[tuple[str, str], str, int]]:
 
 
 @lru_cache(maxsize=8)
-def facilitator_final_hands(decks: int, stands_on_soft_17: bool = True) -> dict[tuple[int, ...], Fraction]:
-    """Every final facilitator hand from a full shoe (card values, sorted) and its exact probability.
+def dealer_final_hands(decks: int, stands_on_soft_17: bool = True) -> dict[tuple[int, ...], Fraction]:
+    """Every final dealer hand from a full shoe (card values, sorted) and its exact probability.
 
-    The facilitator draws out whatever the players hold, as with a Bust Bonus stake awaiting. Hands are
+    The dealer draws out whatever the players hold, as with a Bust Bonus stake awaiting. Hands are
     grown one card at a time; the orders that reach the same cards with the same number drawn are merged.
     """
     full = {value: (16 if value == TEN else 4) * decks for value in VALUES}
     shoe_size = 52 * decks
     final: dict[tuple[int, ...], Fraction] = {}
-    drawing = {(): 1}  # cards so far -> ordered ways to draw them, before the facilitator stops
+    drawing = {(): 1}  # cards so far -> ordered ways to draw them, before the dealer stops
     drawn = 0
     while drawing:
         ways_to_draw = perm(shoe_size, drawn + 1)
@@ -137,7 +137,7 @@ def facilitator_final_hands(decks: int, stands_on_soft_17: bool = True) -> dict[
                     grown[tuple(sorted((*hand, value)))] += ways * left
         drawing = {}
         for hand, ways in grown.items():
-            if _facilitator_stops(hand, stands_on_soft_17):
+            if _dealer_stops(hand, stands_on_soft_17):
                 final[hand] = Fraction(ways, ways_to_draw)
             else:
                 drawing[hand] = ways
@@ -145,5 +145,5 @@ def facilitator_final_hands(decks: int, stands_on_soft_17: bool = True) -> dict[
     return final
 
 
-def _facilitator_stops(hand: tuple[int, ...], stands_on_soft_17: bool) -> bool:
+def _dealer_stops(hand: tuple[int, ...], stands_on_soft_17: bool) -> bool:
     return not draws_on(*total_of(hand), stands_on_soft_17)

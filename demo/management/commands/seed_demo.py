@@ -1,7 +1,7 @@
 """python manage.py seed_demo: the demo's tables, limits, players, one user per role and a second
 supervisor (a void is proposed by one supervisor and approved by another).
 
-It lives in `reports`, the app at the top of the dependency chain, because it fills every app.
+It lives in the `demo` app, above every other app, because it fills every app.
 Running it again changes nothing that exists.
 """
 
@@ -55,7 +55,7 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, **options):
         supervisor = self.users()
-        for code, name, game, studio, facilitator in TABLES:
+        for code, name, game, studio, dealer in TABLES:
             if Table.objects.filter(code=code).exists():
                 continue
             table = table_create(
@@ -64,7 +64,7 @@ class Command(BaseCommand):
                 game=game,
                 currency="EUR",
                 studio=studio,
-                facilitator=facilitator,
+                dealer=dealer,
                 created_by=supervisor,
                 reason="Demo table",
                 first_version_from=RULES_PUBLISHED,

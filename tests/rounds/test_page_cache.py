@@ -1,0 +1,99 @@
+"""The round list and the round page keep rows in the cache (templates/rounds/round_list.html,
+includes/round_table.html, round_detail.html): a cached row is never another round's, another
+page's or an older state's."""
+
+import random
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from rounds import services
+from rounds.engine.rules import preset
+from rounds.engine.simulate import simulate_shoe
+from rounds.models import Bet
+from rounds.review import round_review
+from tests.rounds.corrections_support import demo, demo_user, ingest, wrongly_paid  # noqa: F401
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo")]
+
+
+def login(client, username: str) -> None:
+    client.force_login(demo_user(username))
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+
+
+def row_of(html: str, round_id: str) -> str:
+    """The round list's row of the round."""
+    return re.search(rf'<tr [^>]*>\s*<td class="code"><a href="[^"]*">{round_id}</a>.*?</tr>', html, re.S)[0]
+
+
+def rows_of(html: str) -> str:
+    """The round page from its spots to its document (the spots, the bets, corrections if any)."""
+    shown = html.split('<section class="panel" id="spots">', 1)[1]
+    return shown.split('<details class="panel raw-document"', 1)[0]
+
+
+def listed(client) -> str:
+    response = client.get(reverse("rounds:round_list"))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_listed_round_shows_its_review_and_its_correction_once_made(client):
+    round_ = wrongly_paid()
+    login(client, "compliance")
+    row = row_of(listed(client), round_.round_id)
+    assert "to review" in row and "badge-completed" in row
+    assert row_of(listed(client), round_.round_id) == row  # from the cache
+
+    round_review(round_=round_, reviewed_by=demo_user("compliance"), comment="Short paid.")
+    assert "badge-reviewed" in row_of(listed(client), round_.round_id)
+
+    resettlement = services.resettlement_propose(
+        round_=round_, proposed_by=demo_user("compliance"), reason="Short paid."
+    )
+    services.resettlement_approve(resettlement=resettlement, decided_by=demo_user("supervisor"), comment="ok")
+    assert "badge-resettled" in row_of(listed(client), round_.round_id)
+
+
+def test_the_filter_form_shows_the_query_it_is_asked_with(client):
+    login(client, "compliance")
+    for game in ("deluxe", "boundless", "deluxe"):
+        html = client.get(reverse("rounds:round_list"), {"game": game}).content.decode()
+        assert re.findall(r'<option value="(\w+)" selected>', html) == [game]
+    html = client.get(reverse("rounds:round_list"), {"day": "not a day"}).content.decode()
+    assert "Enter a valid date." in html
+
+
+def test_a_round_page_shows_the_rows_of_its_round_its_page_and_its_filter(client):
+    documents = simulate_shoe(
+        preset("boundless"),
+        table="BND1",
+        shoe_id="BND1-S0902",
+        players=60,
+        rng=random.Random(3),
+        start=datetime.now(UTC) - timedelta(hours=2),
+    )
+    rounds = [ingest(document) for document in documents[:2]]
+    login(client, "compliance")
+    for round_ in rounds:
+        own_bets = {str(pk) for pk in Bet.objects.filter(round=round_).values_list("pk", flat=True)}
+        seen_spots, seen_bets = [], []
+        for query in ("", "?spots=2", "?spots=3", "?findings=1"):
+            html = rows_of(client.get(round_.get_absolute_url() + query).content.decode())
+            assert rows_of(client.get(round_.get_absolute_url() + query).content.decode()) == html
+            spots = re.findall(r'<tbody id="spot-([\w-]+)"', html)
+            bets = re.findall(r'<tr id="bet-(\d+)"', html)
+            assert set(bets) <= own_bets
+            if query != "?findings=1":
+                seen_spots += spots
+                seen_bets += bets
+        assert len(seen_spots) == len(set(seen_spots)) == 60
+        assert sorted(seen_bets) == sorted(own_bets)
