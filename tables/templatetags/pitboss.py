@@ -7,8 +7,7 @@ from decimal import Decimal
 from django import template
 from django.template.loader import get_template
 
-from config.money import money as money_markup
-from config.money import money_text as money_words
+from config import money as amounts
 from rounds.engine.rules import kind_label
 
 register = template.Library()
@@ -37,13 +36,13 @@ def odds(value):
 @register.filter
 def money(amount, currency: str = ""):
     """{{ limit.min_stake|money:table.currency }} -> "2,500.00 EUR" in components/money.html."""
-    return money_markup(amount, currency)
+    return amounts.money(amount, currency)
 
 
 @register.filter
 def money_text(amount) -> str:
     """{{ amount|money_text }} -> "2,500.00": the amount alone, as config/money.py reads it."""
-    return money_words(amount)
+    return amounts.money_text(amount)
 
 
 @register.filter

@@ -233,6 +233,16 @@ def test_the_round_page_draws_every_card_in_its_colour(client, demo):
     assert "bust (23)" in html  # the facilitator's 5, T, 8
 
 
+@pytest.mark.parametrize(
+    ("table", "game", "word"), [("DLX1", "deluxe", "Facilitator"), ("CLS1", "classic", "Dealer")]
+)
+def test_the_round_page_calls_who_deals_what_the_games_rule_sheet_calls_them(client, demo, table, game, word):
+    round_ = simulated_rounds(table=table, game=game, shoe=f"{table}-S0901")[0]
+    login(client, "compliance")
+    html = client.get(round_.get_absolute_url()).content.decode()
+    assert re.search(rf"<h3>{word} <span class=\"subtle\">", html)
+
+
 def test_the_round_page_shows_each_decision_with_auto_play(client, demo):
     document = round_document("deluxe-surrender-auto-play")
     hand = document["spots"][1]["hands"][0]
