@@ -107,28 +107,36 @@ class CellColumn(tables.TemplateColumn):
     """A cell drawn by a template of templates/cells/ (`template_name`).
 
     The template is given what a TemplateColumn's is (`value`, `record`, `default`, `column`,
-    `row_counter`, and `extra_context` or what a subclass's `get_context_data` adds), but not the
-    page's context (no `request`): a cell needs none of it, and TemplateColumn's copy of the page's
-    context, with the request's context processors run again, for each cell made the 50-row round
-    list 1.3x slower. A column whose cells depend on less than their row says so in `cell_key`
-    (`by_value=True`: on the value alone), and each distinct cell is drawn once a table; the key
-    must hold everything the template reads. An empty value shows the column's default, as in a
-    plain column; exports take `value()`, the plain data, never the markup.
+    `row_counter`), what `context(value, record)` returns, but not the page's context (no
+    `request`): a cell needs none of it, and TemplateColumn's copy of the page's context, with the
+    request's context processors run again, for each cell made the 50-row round list 1.3x slower.
+    When a cell depends on less than its row, `key(value, record)` says on what (`by_value=True`: on
+    its value alone) and each distinct cell is drawn once a table; the key must hold everything the
+    template reads. Both are called as they are: `extra_context`, inspected for its arguments at
+    each cell, cost a third of a cell. An empty value shows the column's default, as in a plain
+    column; exports take `value()`, the plain data, never the markup.
     """
 
     empty_values = (None, "")
 
-    def __init__(self, verbose_name=None, *, by_value: bool = False, **kwargs):
+    def __init__(self, verbose_name=None, *, context=None, key=None, by_value: bool = False, **kwargs):
         super().__init__(verbose_name=verbose_name, **kwargs)
-        self.by_value = by_value
+        self.context = context
+        self.key = (lambda value, record: value) if by_value else key
         # A table has its own copy of its columns (django-tables2 copies them for each table), so
         # these are the cells of one table.
         self.drawn = {}
 
-    def cell_key(self, *, value, **kwargs):
+    def cell_key(self, **kwargs):
         """What the cell's markup depends on, when less than its row (given what `render` is);
         None: the cell is drawn for each row."""
-        return value if self.by_value else None
+        return None if self.key is None else self.key(kwargs["value"], kwargs["record"])
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        if self.context is not None:
+            context.update(self.context(kwargs["value"], kwargs["record"]))
+        return context
 
     def render(self, **kwargs):
         key = self.cell_key(**kwargs)

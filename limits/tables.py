@@ -70,7 +70,7 @@ class PersonalLimitTable(tables.Table):
         template_name="cells/badge.html",
         empty_values=(),
         orderable=False,
-        extra_context=lambda record: personal_limit_badge(personal_limit_state(record)),
+        context=lambda value, record: personal_limit_badge(personal_limit_state(record)),
     )
     reason = tables.Column(attrs={"td": {"class": "reason"}})
     created_by = tables.Column(accessor="created_by__username", verbose_name="by")

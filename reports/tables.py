@@ -67,7 +67,8 @@ class DailyFiguresTable(tables.Table):
         "Table",
         template_name="cells/figures_table.html",
         empty_values=(),
-        extra_context=lambda record: {"game": game_label(record.game)},
+        context=lambda value, record: {"game": game_label(record.game)},
+        key=lambda value, record: value or ("total", record.game),
     )
     kind = tables.Column("Bet kind")
     wagered = MoneyColumn("Handle")
@@ -83,10 +84,11 @@ class DailyFiguresTable(tables.Table):
         "Interval",
         template_name="cells/titled.html",
         attrs={"td": {"class": "small"}},
-        extra_context=lambda record: {
+        context=lambda value, record: {
             "title": record.get_interval_method_display(),
             "text": INTERVAL_WORDS.get(record.interval_method, record.interval_method),
         },
+        by_value=True,  # the method's label
     )
     outside_99 = tables.BooleanColumn(verbose_name="RTP flag", yesno="outside 99%,")
 
@@ -297,7 +299,7 @@ class ReportRunTable(tables.Table):
         accessor="superseded_by_id",
         template_name="cells/superseded_by.html",
         default="—",
-        extra_context=lambda record: {"at": utc_text(record.superseded_at)},
+        context=lambda value, record: {"at": utc_text(record.superseded_at)},
     )
     # The start of the checksum; all of it when pointed at, and in the CSV.
     figures_sha256 = CellColumn(
@@ -305,7 +307,7 @@ class ReportRunTable(tables.Table):
         template_name="cells/titled.html",
         attrs={"td": {"class": "mono small"}},
         default="—",
-        extra_context=lambda value: {"title": value, "text": f"{value[:12]}…"},
+        context=lambda value, record: {"title": value, "text": f"{value[:12]}…"},
     )
     error = tables.Column(attrs={"td": {"class": "small"}})
 

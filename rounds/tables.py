@@ -34,20 +34,6 @@ class OutcomeColumn(CellColumn):
         return outcome_label(value)
 
 
-class ReviewColumn(CellColumn):
-    """Who reviewed a round and when, or whether its findings wait for a review."""
-
-    template_name = "cells/review.html"
-
-    def cell_key(self, *, value, record, **kwargs):
-        return None if value else ("not reviewed", bool(record.finding_count))
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["at"] = utc_text(kwargs["value"])
-        return context
-
-
 class RoundLinks:
     """A table whose rows link to round pages (`linkify=round_url`): one reverse() for the table,
     not one a row (config/links.py)."""
@@ -80,7 +66,15 @@ class RoundTable(RoundLinks, tables.Table):
     finding_count = CellColumn(
         "Findings", template_name="cells/finding_count.html", by_value=True, attrs=NUMBER
     )
-    reviewed = ReviewColumn("Review", accessor="reviewed_at", empty_values=())
+    # Who reviewed the round and when, or whether its findings wait for a review.
+    reviewed = CellColumn(
+        "Review",
+        accessor="reviewed_at",
+        template_name="cells/review.html",
+        empty_values=(),
+        context=lambda value, record: {"at": utc_text(value)},
+        key=lambda value, record: None if value else ("not reviewed", bool(record.finding_count)),
+    )
 
     class Meta:
         model = Round

@@ -40,15 +40,16 @@ class ReplayResult:
 
 def replay(document: dict | RoundRecord, rules: RuleSet) -> ReplayResult:
     """Raises RoundFormatError when `document` is not a round at all."""
-    with _cyclic_collector_paused():
+    with cyclic_collector_paused():
         record = document if isinstance(document, RoundRecord) else parse_round(document)
         return _Replay(record, rules).run()
 
 
 @contextmanager
-def _cyclic_collector_paused():
+def cyclic_collector_paused():
     """A 5,000-player round allocates some 100,000 objects, none of them in a cycle; the cyclic
-    garbage collector's passes over them took 40% of a replay (measured with `make bench`)."""
+    garbage collector's passes over them took 40% of a replay (measured with `make bench`). Ingest
+    holds it paused for the same reason while it stores a round."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

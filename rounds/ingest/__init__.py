@@ -22,12 +22,10 @@ created in one statement each, a limit is worked out once per distinct (kind, pl
 and the cyclic garbage collector waits while the round's many small objects are alive.
 """
 
-import gc
-from contextlib import contextmanager
-
 from django.db import transaction
 
 from rounds.engine.document import RoundFormatError
+from rounds.engine.replay import cyclic_collector_paused
 
 from ..models import Shoe
 from ..table_state import TABLE_CLOSED, opened_while_closed
@@ -61,7 +59,7 @@ def rounds_ingest(*, documents: list, batch: bool = True, plain_json: bool = Fal
     plain_json: the documents were read from JSON text that held no float (the API's parser says
     so), so orjson encodes them to the same text as `bulk.json_text`, ten times faster.
     """
-    with _cyclic_collector_paused():
+    with cyclic_collector_paused():
         prepared = [
             prepare(document, f"rounds[{index}]" if batch else "", plain_json)
             for index, document in enumerate(documents)
@@ -83,16 +81,3 @@ def rounds_ingest(*, documents: list, batch: bool = True, plain_json: bool = Fal
             # this table before any of its rounds was accepted.
             Shoe.objects.filter(pk__in=[shoes[code].pk for code in new_shoes], rounds__isnull=True).delete()
             return results
-
-
-@contextmanager
-def _cyclic_collector_paused():
-    """A 5,000-player round is some 100,000 small objects, none in a cycle: the cyclic collector's
-    passes over them cost more than anything it could free (the engine's replay does the same)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()

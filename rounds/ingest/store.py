@@ -19,6 +19,22 @@ from .players import players_of_round
 from .prepare import Prepared, replayed
 from .writer import RoundWriter
 
+# A bet row's columns as ingest writes them, in the order of its COPY.
+BET_COLUMNS = [
+    "round_id",
+    "bet_id",
+    "player_id",
+    "spot",
+    "kind",
+    "stake",
+    "wagered",
+    "returned",
+    "computed_wagered",
+    "computed_returned",
+    "computed_pattern",
+    "options",
+]
+
 
 class RoundConflict(Exception):
     """A different document under a round id that is already stored (or a bet id another round
@@ -179,20 +195,7 @@ def _store(item: Prepared, shoe: Shoe) -> Round:
     money = _money_text if connection.vendor == "postgresql" else _amount_as_it_is
     bet_ids = writer.write(
         Bet,
-        [
-            "round_id",
-            "bet_id",
-            "player_id",
-            "spot",
-            "kind",
-            "stake",
-            "wagered",
-            "returned",
-            "computed_wagered",
-            "computed_returned",
-            "computed_pattern",
-            "options",
-        ],
+        BET_COLUMNS,
         [
             (
                 round_pk,

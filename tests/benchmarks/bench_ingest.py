@@ -174,24 +174,12 @@ def _bench_api_against_copy(database_name: str):
                 flush=True,
             )
 
+    from rounds.ingest.store import BET_COLUMNS
     from rounds.models import Bet
 
-    columns = [
-        "bet_id",
-        "spot",
-        "kind",
-        "stake",
-        "wagered",
-        "returned",
-        "computed_wagered",
-        "computed_returned",
-        "computed_pattern",
-        "options",
-        "player_id",
-        "round_id",
-    ]
+    columns = BET_COLUMNS
     rows = list(Bet.objects.filter(bet_id__startswith="API-").values_list(*columns))
-    rows = [(f"COPY-{row[0]}", *row[1:9], json.dumps(row[9]), *row[10:]) for row in rows]
+    rows = [(row[0], f"COPY-{row[1]}", *row[2:11], json.dumps(row[11])) for row in rows]
     connection.ensure_connection()
     raw = connection.connection  # the psycopg connection itself
     best = float("inf")

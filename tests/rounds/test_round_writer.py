@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 
 import rounds.ingest
+from rounds.ingest.store import BET_COLUMNS
 from rounds.ingest.writer import RoundWriter
 from rounds.models import Bet, Finding
 from tests.fixtures import round_document
@@ -17,20 +18,6 @@ from tests.fixtures import round_document
 pytestmark = pytest.mark.django_db
 
 FINDING_FIELDS = ["round_id", "code", "bet_id", "spot", "hand", "message"]
-BET_FIELDS = [
-    "round_id",
-    "bet_id",
-    "player_id",
-    "spot",
-    "kind",
-    "stake",
-    "wagered",
-    "returned",
-    "computed_wagered",
-    "computed_returned",
-    "computed_pattern",
-    "options",
-]
 
 
 @pytest.fixture
@@ -66,12 +53,12 @@ def test_the_writer_answers_the_ids_of_its_rows_in_their_order(stored_round):
 
 def test_rows_the_database_refuses_raise_integrity_error_and_leave_nothing(stored_round):
     bet = Bet.objects.filter(round=stored_round).order_by("pk").first()
-    again = [getattr(bet, name) for name in BET_FIELDS]  # a bet id that is already stored
+    again = [getattr(bet, name) for name in BET_COLUMNS]  # a bet id that is already stored
     fresh = [*again[:1], f"{bet.bet_id}-fresh", *again[2:]]
     before = Bet.objects.count()
 
     with pytest.raises(IntegrityError), transaction.atomic():
-        RoundWriter({Bet: 2}).write(Bet, BET_FIELDS, [tuple(fresh), tuple(again)])
+        RoundWriter({Bet: 2}).write(Bet, BET_COLUMNS, [tuple(fresh), tuple(again)])
 
     assert Bet.objects.count() == before  # the connection answers, and the fresh row is gone too
     assert not Bet.objects.filter(bet_id=f"{bet.bet_id}-fresh").exists()
