@@ -76,6 +76,31 @@ class RoundTable(RoundLinks, tables.Table):
         key=lambda value, record: None if value else ("not reviewed", bool(record.finding_count)),
     )
 
+    @cached_property
+    def shown(self) -> list[tuple]:
+        """Every value the rows show, row by row: the key of the rows in the cache
+        (templates/rounds/includes/round_table.html). A column that shows another value of a round
+        must add it here."""
+        return [
+            (
+                r.pk,
+                r.round_id,
+                r.table.code,
+                r.table.currency,
+                r.shoe.code,
+                r.number,
+                r.opened_at,
+                r.outcome,
+                r.players,
+                r.wagered,
+                r.returned,
+                r.finding_count,
+                r.reviewed_at,
+                r.reviewed_by.username if r.reviewed_by else None,
+            )
+            for r in self.data
+        ]
+
     class Meta:
         model = Round
         fields = []

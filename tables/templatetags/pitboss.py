@@ -15,7 +15,9 @@ register = template.Library()
 TIME_TEMPLATE = "components/time.html"
 
 
+@register.filter
 def utc_text(moment: datetime | None) -> str:
+    """{{ round.reviewed_at|utc_text }} -> "2026-03-01 14:05 UTC", as plain text (a title)."""
     if moment is None:
         return "—"
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")

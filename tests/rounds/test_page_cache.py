@@ -1,5 +1,5 @@
 """The round list and the round page keep rows in the cache (templates/rounds/round_list.html,
-includes/round_table.html, round_detail.html): a cached row is never another round's, another
+includes/round_table.html, round_detail.html): cached rows are never another round's, another
 page's or an older state's."""
 
 import random
