@@ -1,29 +1,43 @@
 """The shared pieces of every list page: a filtered, sortable, exportable list view and its columns.
 
 A list page declares its queryset, filterset, table and permission; the same filterset serves
-the page, the API and the CSV export (`?_export=csv`).
+the page, the API and the exports (`?_export=csv`, `?_export=xlsx`: config/exports.py).
 """
 
 import django_tables2 as tables
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
 from django.core.paginator import EmptyPage, Paginator
+from django.db.models import QuerySet
+from django.shortcuts import render
 from django.template.loader import get_template
 from django_filters.views import FilterView
+from django_tables2 import RequestConfig
 from django_tables2.export import ExportMixin, TableExport
 from django_tables2.paginators import LazyPaginator
 from django_tables2.views import SingleTableMixin
 
+from config.exports import (
+    CSV,
+    EXPORT_FORMATS,
+    EXPORT_PARAM,
+    XLSX,
+    XLSX_MAX_ROWS,
+    chunked_values,
+    csv_response,
+    export_links,
+    xlsx_response,
+)
 from config.money import money
 from tables.templatetags.pitboss import utc
 
 PAGE_SIZE = 50
 MAX_OFFSET = 2**63 - 1  # the most rows a query can skip: a 64-bit integer (SQLite's, PostgreSQL's bigint)
-EXPORT_FORMATS = (TableExport.CSV,)
 
 
 class ListExport(TableExport):
-    """The lists export CSV only: django-tables2 takes any format tablib names, and xlsx, xls and
-    ods need libraries that are not installed (a server error). Another `?_export=` shows the page."""
+    """The lists export CSV and XLSX only (EXPORT_FORMATS): django-tables2 takes any format tablib
+    names, and xls and ods need libraries that are not installed (a server error). Another
+    `?_export=` shows the page."""
 
     @classmethod
     def is_valid_format(cls, export_format):
@@ -57,16 +71,22 @@ class LazyListPaginator(PageSizeBounded, LazyPaginator):
 class FilteredListView(
     LoginRequiredMixin, PermissionRequiredMixin, ExportMixin, SingleTableMixin, FilterView
 ):
-    """Login and a permission, a filterset, a django-tables2 table, CSV export.
+    """Login and a permission, a filterset, a django-tables2 table, CSV and XLSX exports.
 
     Pagination is the table's (`table_pagination`); the view's own `paginate_by` stays unset so
-    the rows are counted once, not twice.
+    the rows are counted once, not twice. An export holds every filtered row in the table's order
+    (`get_table_data()`, sorted by `?sort=`), unpaginated, read from the database in chunks: the CSV
+    streams, the XLSX holds up to XLSX_MAX_ROWS rows (more are refused, and the CSV offered).
     """
 
     template_name = "includes/list_page.html"
     title = ""
     export_class = ListExport
     export_formats = EXPORT_FORMATS
+    export_trigger_param = EXPORT_PARAM
+    export_refused_template = "includes/export_refused.html"
+    xlsx_max_rows = XLSX_MAX_ROWS
+    export_in_chunks = False
     table_pagination = {"per_page": PAGE_SIZE, "paginator_class": ListPaginator}
     # Links shown beside the title: (permission, url name, label).
     actions: tuple[tuple[str, str, str], ...] = ()
@@ -81,9 +101,59 @@ class FilteredListView(
         context["actions"] = [(url, label) for perm, url, label in self.actions if user.has_perm(perm)]
         query = self.request.GET.copy()
         query.pop("page", None)
-        query["_export"] = "csv"
+        query[self.export_trigger_param] = CSV
         context["export_query"] = query.urlencode()
         return context
+
+    def exporting(self) -> bool:
+        return self.export_class.is_valid_format(self.request.GET.get(self.export_trigger_param))
+
+    def export_table(self, data):
+        """An export's table: every row of `data`, no pages, sorted by `?sort=` as the page is."""
+        table = self.get_table_class()(data=data, **self.get_table_kwargs())
+        return RequestConfig(self.request, paginate=False).configure(table)
+
+    def export_values(self):
+        """The export's header and rows. A view whose `get_table_data()` is already in the export's
+        order says so (`export_in_chunks`) and is read in chunks (config.exports.chunked_values)."""
+        data = self.get_table_data()
+        if self.export_in_chunks:
+            kwargs = self.get_table_kwargs()
+            return chunked_values(
+                lambda rows: self.get_table_class()(rows, **kwargs), data, self.exclude_columns
+            )
+        return self.export_table(data).as_values(exclude_columns=self.exclude_columns)
+
+    def create_export(self, export_format):
+        filename = self.get_export_filename(export_format)
+        if export_format == XLSX:
+            data = self.get_table_data()
+            rows = data.count() if isinstance(data, QuerySet) else len(data)
+            if rows > self.xlsx_max_rows:
+                return self.export_refused(rows)
+            return xlsx_response(self.export_values(), filename, title=self.export_name)
+        return csv_response(self.export_values(), filename)
+
+    def export_refused(self, rows: int):
+        """An XLSX of more rows than a workbook here holds: a page that says so and offers the CSV."""
+        query = self.request.GET.copy()
+        query[self.export_trigger_param] = CSV
+        back = self.request.GET.copy()
+        back.pop(self.export_trigger_param, None)
+        context = {
+            "title": self.title,
+            "rows": rows,
+            "limit": self.xlsx_max_rows,
+            "csv_query": query.urlencode(),
+            "back_query": back.urlencode(),
+        }
+        return render(self.request, self.export_refused_template, context, status=422)
+
+    def render_to_response(self, context, **kwargs):
+        # The page's export buttons, from its CSV export's query (a list may change it).
+        if "export_query" in context:
+            context["export_links"] = export_links(context["export_query"])
+        return super().render_to_response(context, **kwargs)
 
 
 class MoneyColumn(tables.Column):

@@ -25,3 +25,5 @@ urlpatterns = [
 ]
 
 handler404 = views.not_found
+handler403 = views.permission_denied
+handler500 = views.server_error

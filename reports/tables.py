@@ -70,6 +70,8 @@ class DailyFiguresTable(tables.Table):
         context=lambda value, record: {"game": game_label(record.game)},
         key=lambda value, record: value or ("total", record.game),
     )
+    # The amounts' currency: in the CSV (the page shows it with each amount).
+    currency = tables.Column("Currency", visible=False)
     kind = tables.Column("Bet kind")
     wagered = MoneyColumn("Handle")
     returned = MoneyColumn("Returned")
@@ -97,6 +99,7 @@ class DailyFiguresTable(tables.Table):
         fields = [
             "day",
             "table_code",
+            "currency",
             "kind",
             "rounds",
             "bets",
@@ -115,8 +118,9 @@ class DailyFiguresTable(tables.Table):
         empty_text = "No figures: no run of the day has succeeded, or no filter matches."
         row_attrs = {"class": lambda record: "has-finding" if record.outside_99 else ""}
 
-    def value_table_code(self, value):
-        return value or "total"
+    def value_table_code(self, value, record):
+        """A table's code, or the total of a game (in the row's currency): "total Deluxe Blackjack"."""
+        return value or f"total {game_label(record.game)}"
 
     def render_kind(self, value):
         return kind_label(value)
@@ -200,6 +204,7 @@ class DailyTableSummaryTable(tables.Table):
 class DailyExposureTable(tables.Table):
     day = tables.DateColumn(format="Y-m-d", visible=False)
     table = tables.Column("Table", accessor="table__code", linkify=TABLE_LINK)
+    currency = tables.Column("Currency", visible=False)  # in the CSV, as in DailyFiguresTable
     kind = tables.Column("Side option")
     stakes = MoneyColumn("Stakes")
     returned = MoneyColumn("Returned")
@@ -220,6 +225,7 @@ class DailyExposureTable(tables.Table):
         fields = [
             "day",
             "table",
+            "currency",
             "kind",
             "bets",
             "stakes",

@@ -4,7 +4,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db import models
+from django.db.models import Count, F, OuterRef, Q, QuerySet, StringAgg, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from config.filters import in_utc
@@ -32,11 +33,12 @@ PAGE_SIZE = 50
 
 @dataclass
 class KeysetPage:
-    """One page of rows, newest first, with the cursors of the pages around it (no COUNT anywhere)."""
+    """One page of rows in the page's order, with the cursors of the pages around it (no COUNT
+    anywhere)."""
 
     rows: list
-    newer: str | None = None  # pass as ?after=
-    older: str | None = None  # pass as ?before=
+    newer: str | None = None  # the page before, in the page's order: pass as ?after=
+    older: str | None = None  # the page after: pass as ?before=
     is_first: bool = True
 
 
@@ -50,71 +52,133 @@ def _key_of(row, fields: tuple[str, ...]) -> str:
     return "_".join(values)
 
 
-def _parse_key(text: str, fields: tuple[str, ...]) -> tuple | None:
-    parts = text.split("_")
-    if len(parts) != len(fields):
+def _read_int(text: str) -> int:
+    return int(text)
+
+
+def _read_moment(text: str) -> datetime:
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        raise ValueError("a moment without its offset")
+    moment = in_utc(moment)
+    if moment is None:
+        raise ValueError("a moment outside the calendar in UTC")
+    return moment
+
+
+def _read_amount(text: str) -> Decimal:
+    amount = Decimal(text)
+    if not amount.is_finite():
+        raise ValueError("not an amount")
+    return amount
+
+
+def _read_text(text: str) -> str:
+    if "\x00" in text:  # PostgreSQL compares no text with a NUL in it
+        raise ValueError("a NUL")
+    return text
+
+
+def _reader_of(model, path: str):
+    """How a cursor's part is read back for the field at `path` (relations followed by `__`)."""
+    *relations, name = path.split("__")
+    for relation in relations:
+        model = model._meta.get_field(relation).related_model
+    field = model._meta.get_field(name)
+    if isinstance(field, models.DateTimeField):
+        return _read_moment
+    if isinstance(field, models.DecimalField):
+        return _read_amount
+    if isinstance(field, models.CharField):
+        return _read_text
+    return _read_int  # ids, foreign keys and counts
+
+
+def _parse_key(text: str, readers: list) -> tuple | None:
+    # Only the first field may be text (a table's code may hold "_"): split from the right.
+    parts = text.rsplit("_", len(readers) - 1)
+    if len(parts) != len(readers):
         return None
-    values = []
     try:
-        for name, part in zip(fields, parts, strict=True):
-            if name.endswith("id"):
-                values.append(int(part))
-            else:
-                moment = datetime.fromisoformat(part)
-                moment = in_utc(moment) if moment.tzinfo else None
-                if moment is None:
-                    return None
-                values.append(moment)
-    except ValueError:
+        return tuple(read(part) for read, part in zip(readers, parts, strict=True))
+    except (ValueError, ArithmeticError, OverflowError):
         return None
-    return tuple(values)
 
 
-def _beyond(fields: tuple[str, ...], values: tuple, lookup: str) -> Q:
-    """Rows strictly past `values` in the (descending) key order: `lt` for older, `gt` for newer."""
+def _beyond(order: tuple[str, ...], values: tuple, *, backwards: bool) -> Q:
+    """Rows strictly past `values` in `order` (Django's "-field" for descending), or before them
+    (`backwards`): (a, b) past (x, y) is a past x, or a = x and b past y."""
     condition = Q()
-    for index in range(len(fields) - 1, -1, -1):
-        here = Q(**{f"{fields[index]}__{lookup}": values[index]})
-        condition = (
-            here if index == len(fields) - 1 else here | (Q(**{fields[index]: values[index]}) & condition)
-        )
+    for index in range(len(order) - 1, -1, -1):
+        field = order[index].removeprefix("-")
+        lookup = "lt" if order[index].startswith("-") != backwards else "gt"
+        here = Q(**{f"{field}__{lookup}": values[index]})
+        condition = here if index == len(order) - 1 else here | (Q(**{field: values[index]}) & condition)
     return condition
 
 
+def _reversed(order: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(key.removeprefix("-") if key.startswith("-") else f"-{key}" for key in order)
+
+
 def keyset_page(
-    queryset: QuerySet, params, *, keys: tuple[str, ...] = ("id",), per_page: int = PAGE_SIZE
+    queryset: QuerySet, params, *, order: tuple[str, ...] = ("-id",), per_page: int = PAGE_SIZE
 ) -> KeysetPage:
-    """The page of `queryset` ordered by `keys` descending, after ?before= or ?after= in `params`.
+    """The page of `queryset` in `order` (Django's order_by fields, the last one unique), after
+    ?before= or before ?after= in `params`.
 
     One query per page: it fetches `per_page + 1` rows to learn whether another page follows. A
-    cursor that cannot be read is ignored (the newest page is shown).
+    cursor that cannot be read is ignored (the first page is shown).
     """
-    newest_first = queryset.order_by(*(f"-{key}" for key in keys))
-    before = _parse_key(params.get("before", ""), keys) if params.get("before") else None
-    after = _parse_key(params.get("after", ""), keys) if params.get("after") else None
+    fields = tuple(key.removeprefix("-") for key in order)
+    readers = [_reader_of(queryset.model, field) for field in fields]
+    before = _parse_key(params.get("before", ""), readers) if params.get("before") else None
+    after = _parse_key(params.get("after", ""), readers) if params.get("after") else None
     if after is not None:
-        rows = list(queryset.filter(_beyond(keys, after, "gt")).order_by(*keys)[: per_page + 1])
+        backwards = queryset.filter(_beyond(order, after, backwards=True)).order_by(*_reversed(order))
+        rows = list(backwards[: per_page + 1])
         if len(rows) > per_page:
             rows = rows[:per_page][::-1]
             return KeysetPage(
-                rows, newer=_key_of(rows[0], keys), older=_key_of(rows[-1], keys), is_first=False
+                rows, newer=_key_of(rows[0], fields), older=_key_of(rows[-1], fields), is_first=False
             )
-        # Reached the newest rows: show the newest full page.
+        # Reached the first rows: show the first full page.
         before = None
+    in_order = queryset.order_by(*order)
     if before is not None:
-        rows = list(newest_first.filter(_beyond(keys, before, "lt"))[: per_page + 1])
+        rows = list(in_order.filter(_beyond(order, before, backwards=False))[: per_page + 1])
         more = len(rows) > per_page
         rows = rows[:per_page]
         return KeysetPage(
             rows,
-            newer=_key_of(rows[0], keys) if rows else None,
-            older=_key_of(rows[-1], keys) if more else None,
+            newer=_key_of(rows[0], fields) if rows else None,
+            older=_key_of(rows[-1], fields) if more else None,
             is_first=False,
         )
-    rows = list(newest_first[: per_page + 1])
+    rows = list(in_order[: per_page + 1])
     more = len(rows) > per_page
     rows = rows[:per_page]
-    return KeysetPage(rows, older=_key_of(rows[-1], keys) if more else None)
+    return KeysetPage(rows, older=_key_of(rows[-1], fields) if more else None)
+
+
+# --- finding codes --------------------------------------------------------------------------------
+
+
+def finding_codes_expression() -> Subquery:
+    """A round's finding codes, space-separated, repeated and in no order (SQLite orders and
+    de-duplicates no aggregate with a delimiter): a list's annotation, read by `finding_codes_of`."""
+    return Subquery(
+        Finding.objects.filter(round=OuterRef("pk"))
+        .order_by()
+        .values("round")
+        .annotate(codes=StringAgg("code", Value(" ")))
+        .values("codes")
+    )
+
+
+def finding_codes_of(text: str | None) -> list[str]:
+    """ "b a b" -> ["a", "b"]: the distinct codes of `finding_codes_expression`, sorted."""
+    return sorted(set(text.split())) if text else []
 
 
 # --- a round named in a form ------------------------------------------------------------------------

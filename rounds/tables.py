@@ -10,6 +10,7 @@ from tables.templatetags.pitboss import utc_text
 
 from .models import Bet, Round
 from .outcome import outcome_label
+from .selectors import finding_codes_of
 
 NUMBER = {"th": {"class": "number"}, "td": {"class": "number"}}
 
@@ -49,22 +50,32 @@ def round_url(table, value) -> str:
 
 
 class RoundTable(RoundLinks, tables.Table):
-    """Newest first, by id: the rows come from a keyset page, so no column re-sorts them."""
+    """Newest played first, or sorted by time played, table, wagered, returned or findings: the
+    rows come from a keyset page in that order (rounds.views.ROUND_ORDERS)."""
 
     round_id = tables.Column("Round", linkify=round_url, attrs={"td": {"class": "code"}})
-    table = tables.Column("Table", accessor="table__code", attrs={"td": {"class": "code"}})
+    table = tables.Column("Table", accessor="table__code", attrs={"td": {"class": "code"}}, orderable=True)
     shoe = tables.Column("Shoe", accessor="shoe__code", attrs={"td": {"class": "code"}})
     number = tables.Column("No.", attrs=NUMBER)
-    opened_at = UtcDateTimeColumn("Opened (UTC)")
+    opened_at = UtcDateTimeColumn("Opened (UTC)", orderable=True)
     outcome = OutcomeColumn()
     # As the game server sent it (never edited): in exports, beside the outcome.
     status = tables.Column("Status sent", visible=False)
     players = tables.Column(attrs=NUMBER)
-    wagered = MoneyColumn("Wagered", currency="table__currency")
-    returned = MoneyColumn("Returned", currency="table__currency")
+    wagered = MoneyColumn("Wagered", currency="table__currency", orderable=True)
+    returned = MoneyColumn("Returned", currency="table__currency", orderable=True)
     currency = tables.Column(accessor="table__currency", visible=False)
     finding_count = CellColumn(
-        "Findings", template_name="cells/finding_count.html", by_value=True, attrs=NUMBER
+        "Findings", template_name="cells/finding_count.html", by_value=True, attrs=NUMBER, orderable=True
+    )
+    # The codes of its findings (rounds.selectors.finding_codes_expression, the list's annotation).
+    finding_codes = CellColumn(
+        "Finding codes",
+        accessor="finding_codes_text",
+        template_name="cells/finding_codes.html",
+        default="—",
+        context=lambda value, record: {"codes": finding_codes_of(value)},
+        by_value=True,
     )
     # Who reviewed the round and when, or whether its findings wait for a review.
     reviewed = CellColumn(
@@ -95,6 +106,7 @@ class RoundTable(RoundLinks, tables.Table):
                 r.wagered,
                 r.returned,
                 r.finding_count,
+                getattr(r, "finding_codes_text", None),
                 r.reviewed_at,
                 r.reviewed_by.username if r.reviewed_by else None,
             )
@@ -117,6 +129,7 @@ class RoundTable(RoundLinks, tables.Table):
             "returned",
             "currency",
             "finding_count",
+            "finding_codes",
             "reviewed",
         ]
         orderable = False
@@ -125,6 +138,9 @@ class RoundTable(RoundLinks, tables.Table):
 
     def value_currency(self, record):
         return record.table.currency  # the code, not its display name
+
+    def value_finding_codes(self, value):
+        return " ".join(finding_codes_of(value))
 
     def value_reviewed(self, record):
         return record.reviewed_at.isoformat() if record.reviewed_at else ""

@@ -26,6 +26,7 @@ from .outcome import outcome_expression
 from .review import round_review
 from .selectors import (
     PAGE_SIZE,
+    finding_codes_expression,
     keyset_page,
     play_record_bets,
     play_record_period_totals,
@@ -80,8 +81,25 @@ def keyset_links(params, page) -> dict:
     }
 
 
+# The round list's orders, by ?sort= (django-tables2's sort links), each ending with the id so that
+# its keyset pages hold. Newest played first unless asked otherwise; a table's rounds newest first.
+ROUND_ORDERS = {
+    "-opened_at": ("-opened_at", "-id"),
+    "opened_at": ("opened_at", "id"),
+    "table": ("table__code", "-opened_at", "-id"),
+    "-table": ("-table__code", "-opened_at", "-id"),
+    **{
+        sort: (sort, "-id" if sort.startswith("-") else "id")
+        for name in ("wagered", "returned", "finding_count")
+        for sort in (name, f"-{name}")
+    },
+}
+NEWEST_PLAYED_FIRST = "-opened_at"
+
+
 class RoundListView(FilteredListView):
-    """Newest first by id, one keyset page at a time: never a COUNT, never an OFFSET."""
+    """Newest played first, or in the order of a sortable column, one keyset page at a time:
+    never a COUNT, never an OFFSET."""
 
     permission_required = "rounds.view_round"
     # What the columns show (and the CSV export): never a round's document, up to 2 MB of JSON.
@@ -89,7 +107,7 @@ class RoundListView(FilteredListView):
     # The outcome is worked out in the same query (a join on the round's correction).
     queryset = (
         Round.objects.select_related("table", "shoe", "reviewed_by")
-        .annotate(outcome=outcome_expression())
+        .annotate(outcome=outcome_expression(), finding_codes_text=finding_codes_expression())
         .only(
             "round_id",
             "number",
@@ -112,6 +130,7 @@ class RoundListView(FilteredListView):
     template_name = "rounds/round_list.html"
     title = "Rounds"
     export_name = "rounds"
+    export_in_chunks = True  # get_table_data() is in the export's order
     per_page = PAGE_SIZE
 
     def get_filterset(self, filterset_class):
@@ -119,15 +138,25 @@ class RoundListView(FilteredListView):
         tidy_filter_form(filterset.form)
         return filterset
 
-    def exporting(self) -> bool:
-        return self.export_class.is_valid_format(self.request.GET.get(self.export_trigger_param))
+    def sort(self) -> str:
+        sort = self.request.GET.get("sort", "")
+        return sort if sort in ROUND_ORDERS else NEWEST_PLAYED_FIRST
+
+    def order(self) -> tuple[str, ...]:
+        return ROUND_ORDERS[self.sort()]
 
     def get_table_data(self):
         if self.exporting():
-            return self.object_list.order_by("-id")  # every filtered row
+            return self.object_list.order_by(*self.order())  # every filtered row
         if not hasattr(self, "keyset"):
-            self.keyset = keyset_page(self.object_list, self.request.GET, per_page=self.per_page)
+            self.keyset = keyset_page(
+                self.object_list, self.request.GET, order=self.order(), per_page=self.per_page
+            )
         return self.keyset.rows
+
+    def get_table_kwargs(self):
+        # The rows come in the order asked for; the header shows it even when ?sort= is unset.
+        return {"order_by": self.sort()}
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -241,7 +270,7 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
         filterset.form.fields["kind"].widget = forms.Select(choices=[("", "Any")] + BetKind.choices)
         tidy_filter_form(filterset.form)
         bets = filterset.qs if filterset.is_valid() else filterset.queryset.none()
-        page = keyset_page(bets, params, keys=("round__opened_at", "id"), per_page=self.per_page)
+        page = keyset_page(bets, params, order=("-round__opened_at", "-id"), per_page=self.per_page)
         period_form = PlayRecordPeriodForm(params or None)
         first, last = period_form.period() if period_form.is_bound else period_form.default_period()
         if not period_form.is_bound:

@@ -56,10 +56,10 @@ LISTS = ["tables:table_list", "limits:player_list", "rounds:incident_list", "rep
 
 
 @pytest.mark.parametrize("route", LISTS)
-@pytest.mark.parametrize("export", ["xlsx", "xls", "ods", "json"])
+@pytest.mark.parametrize("export", ["xls", "ods", "json"])
 def test_an_export_format_the_lists_do_not_offer_shows_the_page(compliance, route, export):
     """Found by tests/test_page_query_fuzz.py: django-tables2 exported any format tablib names, and
-    xlsx, xls and ods need libraries that are not installed (a 500). Only CSV is offered."""
+    xls and ods need libraries that are not installed (a 500). Only CSV and XLSX are offered."""
     response = compliance.get(reverse(route), {"_export": export})
     assert response.status_code == 200, response.status_code
     assert response["Content-Type"].startswith("text/html"), response["Content-Type"]
@@ -75,7 +75,7 @@ def test_the_round_list_with_an_export_format_it_does_not_offer_shows_one_page(c
     round_ingest(document=round_document("classic-perfect-pairs-21-plus-3-behind"))
     round_ingest(document=round_document("classic-network-failure-refunds"))
     monkeypatch.setattr(RoundListView, "per_page", 1)
-    response = compliance.get(reverse("rounds:round_list"), {"_export": "xlsx"})
+    response = compliance.get(reverse("rounds:round_list"), {"_export": "ods"})
     assert response.status_code == 200, response.status_code
     assert len(response.context["table"].rows) == 1
 

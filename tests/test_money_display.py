@@ -176,7 +176,7 @@ def test_the_round_list_shows_money_and_exports_it_plain():
     html = page("compliance", reverse("rounds:round_list"))
     assert f"{returned:,.2f}" in amounts(html)
     response = client_of("compliance").get(reverse("rounds:round_list"), {"_export": "csv"})
-    (row,) = csv.DictReader(io.StringIO(response.content.decode()))
+    (row,) = csv.DictReader(io.StringIO(response.getvalue().decode()))
     assert row["Returned"] == str(returned) and "," not in row["Returned"]
 
 
@@ -213,7 +213,7 @@ def test_the_daily_report_shows_a_loss_with_the_minus_sign_and_exports_it_plain(
     html = page("compliance", reverse("reports:daily_report"))
     assert {"2,000.00", "3,234.50", f"{MINUS}1,234.50"} <= set(amounts(html))
     response = client_of("compliance").get(reverse("reports:daily_report"), {"_export": "csv"})
-    (row,) = csv.DictReader(io.StringIO(response.content.decode()))
+    (row,) = csv.DictReader(io.StringIO(response.getvalue().decode()))
     assert (row["Handle"], row["GGR"]) == ("2000.00", "-1234.50")
 
 

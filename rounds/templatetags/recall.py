@@ -1,6 +1,6 @@
 """What the round page's rows need besides their templates (rounds/includes/spot_rows.html and
 bet_rows.html): the difference of two amounts, the notes a bet's options make beside its kind, and
-the links to the players' play records."""
+the links to the players' play records; and the round list's finding codes (`finding_codes`)."""
 
 from decimal import Decimal
 
@@ -8,7 +8,10 @@ from django import template
 
 from config.links import ArgumentUrls
 
+from ..selectors import finding_codes_of
+
 register = template.Library()
+register.filter("finding_codes", finding_codes_of)
 
 
 @register.filter

@@ -44,11 +44,11 @@ def main():
     with scratch_database("pages") as database:
         if database is None:
             return
-        round_id, session = _prepare()
-        _bench(database, round_id, session)
+        round_id, session, deep_cursor = _prepare()
+        _bench(database, round_id, session, deep_cursor)
 
 
-def _prepare() -> tuple[str, str]:
+def _prepare() -> tuple[str, str, str]:
     import io
     import json
 
@@ -62,6 +62,7 @@ def _prepare() -> tuple[str, str]:
     from rounds.engine.rules import preset
     from rounds.engine.simulate import simulate
     from rounds.ingest import round_ingest
+    from rounds.models import Round
 
     call_command("seed_demo", stdout=io.StringIO())
     started = time.perf_counter()
@@ -119,16 +120,21 @@ def _prepare() -> tuple[str, str]:
     # Signed in as a browser would be, by the configured session engine and backend.
     client = Client()
     client.force_login(get_user_model().objects.get(username="compliance"))
-    return round_id, client.cookies[settings.SESSION_COOKIE_NAME].value
+    # The 20,000th round, newest played first: the cursor of a deep page (rounds.selectors).
+    deep = Round.objects.order_by("-opened_at", "-id").values_list("opened_at", "id")[20_000]
+    deep_cursor = f"{deep[0].isoformat()}_{deep[1]}"
+    return round_id, client.cookies[settings.SESSION_COOKIE_NAME].value, deep_cursor
 
 
-def _bench(database_name: str, round_id: str, session: str) -> None:
+def _bench(database_name: str, round_id: str, session: str, deep_cursor: str) -> None:
+    from urllib.parse import quote
+
     from .pages_urls import BASELINE
 
     pages = [
         ("round list, newest page", "/rounds/"),
         ("round list, filtered (table, has findings)", "/rounds/?table=DLX1&has_findings=true"),
-        ("round list, a deep page (keyset: ?before=<id>)", "/rounds/?before=20000"),
+        ("round list, a deep page (keyset: ?before=<played>_<id>)", f"/rounds/?before={quote(deep_cursor)}"),
         ("round list, one gaming day mid-way (?day=)", "/rounds/?day=2026-01-12"),
         ("round page, 300-player Boundless round", f"/rounds/{round_id}/"),
     ]

@@ -109,7 +109,7 @@ def test_the_player_list_searches_by_id_or_name_and_exports_csv(client):
     assert "P1001" in html and "P2002" not in html
     response = client.get(reverse("limits:player_list"), {"_export": "csv"})
     assert response["Content-Type"].startswith("text/csv")
-    lines = response.content.decode().splitlines()
+    lines = response.getvalue().decode().splitlines()
     assert lines[0].lower().startswith("player id,display name")
     assert len(lines) == 3
 
@@ -267,7 +267,7 @@ def test_the_personal_limit_list_shows_states_and_exports_csv(client):
     html = client.get(reverse("limits:personal_limit_list"), {"state": "pending"}).content.decode()
     assert "third" in html and "first" not in html
     response = client.get(reverse("limits:personal_limit_list"), {"_export": "csv"})
-    lines = response.content.decode().splitlines()
+    lines = response.getvalue().decode().splitlines()
     assert lines[0].lower().startswith("player,scope,minimum stake,maximum stake")
     assert len(lines) == 4
 

@@ -49,7 +49,7 @@ def test_a_past_day_is_chosen_with_the_filter_and_exported_as_csv(stored, compli
     url = reverse("reports:daily_report")
     response = compliance.get(url, {"day": "2026-11-27", "_export": "csv"})
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
-    lines = response.content.decode().strip().splitlines()
+    lines = response.getvalue().decode().strip().splitlines()
     assert len(lines) == 2 and "2026-11-27" in lines[1] and "DLX1" in lines[1]
 
 

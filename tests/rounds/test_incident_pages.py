@@ -111,7 +111,7 @@ def test_the_list_filters_and_exports():
     page = client.get("/rounds/incidents/", {"kind": "malfunction"}).content.decode()
     assert f'href="{second}"' in page and f'href="{first}"' not in page
     csv = client.get("/rounds/incidents/", {"_export": "csv", "table": "CLS1"})
-    lines = csv.content.decode().strip().splitlines()
+    lines = csv.getvalue().decode().strip().splitlines()
     assert len(lines) == 2 and "CLS1" in lines[1] and "network_failure" not in lines[0]
 
 

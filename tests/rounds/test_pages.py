@@ -115,7 +115,9 @@ def test_an_unknown_round_or_player_is_a_404(client, demo):
 
 
 def listed(response) -> list[str]:
-    return re.findall(r'<a href="/rounds/([^/"]+)/">', response.content.decode())
+    """The round ids of the list's rows, in their order (the navigation's links left out)."""
+    body = response.content.decode().split("<tbody", 1)[1].split("</tbody>", 1)[0]
+    return re.findall(r'<a href="/rounds/([^/"]+)/">', body)
 
 
 def test_the_list_filters_by_table_findings_status_code_player_and_review(client, demo):
@@ -156,8 +158,9 @@ def test_csv_export_holds_every_filtered_row_not_one_page(client, demo, monkeypa
     response = client.get(reverse("rounds:round_list"), {"table": "DLX1", "_export": "csv", "before": "3"})
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
-    assert [row["Round"] for row in rows] == [r.round_id for r in sorted(rounds, key=lambda r: -r.pk)]
+    rows = list(csv.DictReader(io.StringIO(response.getvalue().decode())))
+    newest_played_first = sorted(rounds, key=lambda r: (r.opened_at, r.pk), reverse=True)
+    assert [row["Round"] for row in rows] == [r.round_id for r in newest_played_first]
     first = next(row for row in rows if row["Round"] == rounds[0].round_id)
     assert first["Wagered"] == str(rounds[0].wagered)
     assert first["Currency"] == "EUR"
@@ -168,7 +171,7 @@ def test_keyset_pages_link_older_and_newer_and_never_count(client, demo, monkeyp
     rounds = simulated_rounds()
     assert len(rounds) > 12
     monkeypatch.setattr(RoundListView, "per_page", 5)
-    newest_first = [r.round_id for r in sorted(rounds, key=lambda r: -r.pk)]
+    newest_first = [r.round_id for r in sorted(rounds, key=lambda r: (r.opened_at, r.pk), reverse=True)]
     login(client, "compliance")
     url = reverse("rounds:round_list")
 

@@ -89,7 +89,7 @@ def test_the_list_filters_and_exports():
         round_.round_id
         not in browser().get("/rounds/resettlements/", {"status": "approved"}).content.decode()
     )
-    csv = browser().get("/rounds/resettlements/", {"_export": "csv", "table": "DLX1"}).content.decode()
+    csv = browser().get("/rounds/resettlements/", {"_export": "csv", "table": "DLX1"}).getvalue().decode()
     assert len(csv.strip().splitlines()) == 2 and round_.round_id in csv
 
 

@@ -7,6 +7,7 @@ import re
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.template.loader import get_template
+from django.test import RequestFactory
 
 from rounds.tables import RoundTable
 from tests.test_list_cells import a_round
@@ -26,7 +27,8 @@ def rows_of(html: str) -> list[list[str]]:
 
 
 def rendered(template_name: str, rows) -> str:
-    return get_template(template_name).render({"table": RoundTable(rows)})
+    request = RequestFactory().get("/rounds/")
+    return get_template(template_name).render({"table": RoundTable(rows), "request": request}, request)
 
 
 def test_the_template_rows_are_django_tables2s_rows():

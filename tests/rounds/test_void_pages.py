@@ -128,7 +128,7 @@ def test_the_list_filters_and_exports():
     page = browser("compliance").get("/rounds/voids/", {"status": "approved"}).content.decode()
     assert second.round_id in page and first.round_id not in page
     exported = browser("compliance").get("/rounds/voids/", {"_export": "csv"})
-    rows = list(csv.DictReader(io.StringIO(exported.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(exported.getvalue().decode())))
     assert {row["Round"] for row in rows} == {first.round_id, second.round_id}
     assert browser("customer-service").get("/rounds/voids/").status_code == 403
 

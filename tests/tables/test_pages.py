@@ -118,7 +118,7 @@ def test_the_list_exports_csv_with_a_header_row(client):
     response = client.get(reverse("tables:table_list"), {"_export": "csv", "status": "closed"})
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
-    lines = response.content.decode().splitlines()
+    lines = response.getvalue().decode().splitlines()
     assert lines[0].lower().startswith("code,name,game,currency")
     assert lines[1].startswith("DLX1,")
 
@@ -128,7 +128,7 @@ def test_the_table_limit_list_exports_csv_with_a_header_row(client):
     login(client, "compliance")
     response = client.get(reverse("limits:table_limit_list"), {"_export": "csv"})
     assert response["Content-Type"].startswith("text/csv")
-    lines = response.content.decode().splitlines()
+    lines = response.getvalue().decode().splitlines()
     assert lines[0].lower().startswith("table,game,kind,minimum stake,maximum stake")
     assert "5.00" in lines[1] and "2500.00" in lines[1]
 
