@@ -4,9 +4,12 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from config import views
+from config.home import home
+from rounds.search import search
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", home, name="home"),
+    path("search/", search, name="search"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(

@@ -1,14 +1,11 @@
 from collections.abc import Sequence
 
 from django.contrib.auth import mixins
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
 from django.urls import Resolver404, resolve
-from django.views.decorators.http import require_safe
 
-from accounts.roles import user_role
 from config.listing import FilteredListView
 
 # The methods a page may take: a browser's links and forms send GET or POST (HEAD and OPTIONS ask
@@ -54,13 +51,6 @@ class PermissionRequiredMixin(mixins.PermissionRequiredMixin):
         ):
             return False
         return super().has_permission()
-
-
-@login_required
-@require_safe
-def home(request: HttpRequest) -> HttpResponse:
-    """Cards for what the signed-in user's role may use."""
-    return render(request, "home.html", {"role": user_role(request.user)})
 
 
 # An error under /api/ is JSON, in DRF's words, like every other API error.

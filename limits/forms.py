@@ -33,7 +33,13 @@ class PlayerUpdateForm(forms.Form):
 
 
 class TableLimitForm(forms.Form):
-    kind = forms.ChoiceField(label="Bet kind")
+    # Changing the kind reloads the page with ?kind=<kind>, which fills the form with that kind's
+    # current limit (static/js/reload-on-change.js; without it, the links beside the form).
+    kind = forms.ChoiceField(
+        label="Bet kind",
+        widget=forms.Select(attrs={"data-reload-query": "kind"}),
+        help_text="Choosing a kind shows its current limit.",
+    )
     min_stake = StakeField(label="Minimum stake")
     max_stake = StakeField(label="Maximum stake")
     reason = ReasonField(max_length=HISTORY_REASON_LENGTH)

@@ -18,7 +18,6 @@ from tables.models import Table
 from tables.selectors import configuration_in_force
 
 from . import services
-from .choices import TABLE_LIMIT_KINDS
 from .filtersets import PersonalLimitFilterSet, PlayerFilterSet, TableLimitFilterSet
 from .forms import (
     PersonalLimitForm,
@@ -29,6 +28,7 @@ from .forms import (
     scope_values,
 )
 from .models import PersonalLimit, Player, TableLimit
+from .player_panels import player_page_panels
 from .selectors import (
     ScopeSettings,
     effective_limits,
@@ -36,6 +36,7 @@ from .selectors import (
     personal_limit_scope_settings,
     personal_limit_settings,
 )
+from .table_panels import table_limit_rows
 from .tables import PersonalLimitTable, PlayerTable, TableLimitTable, personal_limit_state
 
 
@@ -163,6 +164,7 @@ class PlayerDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
         user = self.request.user
         history = list(player.history.select_related("history_user").order_by("-history_date", "-history_id"))
         context["history"] = with_changes(history)
+        context["panels"] = player_page_panels(player, user)  # from apps above limits (player_panels)
         if user.has_perm("limits.view_personallimit"):
             settings = personal_limit_settings(player)
             changes = list(personal_limits_with_state().filter(player=player).order_by("-created_at", "-id"))
@@ -191,18 +193,30 @@ class TableLimitSetView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
             self._table = get_object_or_404(Table, code=self.kwargs["code"])
         return self._table
 
+    def get_rows(self) -> list[dict]:
+        """Each kind offered or limited, with its limit (limits.table_panels, as on the table page)."""
+        if not hasattr(self, "_rows"):
+            table = self.get_table()
+            self._rows = table_limit_rows(table, configuration_in_force(table))["rows"]
+        return self._rows
+
+    def get_kinds(self) -> list[tuple[str, str]]:
+        """The bet kinds the configuration in force offers: (kind, label)."""
+        return [(row["kind"], row["label"]) for row in self.get_rows() if row["offered"]]
+
     def get_form_kwargs(self):
-        table = self.get_table()
-        configuration = configuration_in_force(table)
-        offered = configuration.rule_set.offered_kinds if configuration else ()
         kwargs = super().get_form_kwargs()
-        kwargs["kinds"] = [(kind, label) for kind, label in TABLE_LIMIT_KINDS if kind in offered]
+        kwargs["kinds"] = self.get_kinds()
         return kwargs
 
     def get_initial(self):
+        """The form filled with the current limit of the kind in the query (?kind=, from the limits
+        listed beside the form, or static/js/reload-on-change.js when the kind select changes); an
+        unknown kind, or one not offered: the first kind offered."""
+        offered = [kind for kind, label in self.get_kinds()]
         kind = self.request.GET.get("kind", "main")
-        if kind not in dict(TABLE_LIMIT_KINDS):  # a link preselects a known kind; anything else: Main
-            kind = "main"
+        if kind not in offered:
+            kind = "main" if "main" in offered or not offered else offered[0]
         limit = TableLimit.objects.filter(table=self.get_table(), kind=kind).first()
         initial = {"kind": kind}
         if limit:
@@ -211,7 +225,7 @@ class TableLimitSetView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
 
     def get_context_data(self, **kwargs):
         table = self.get_table()
-        kwargs.update(table=table, limits=table.limits.all())
+        kwargs.update(table=table, rows=self.get_rows())
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):

@@ -21,3 +21,10 @@ class RoundsConfig(AppConfig):
 
         if OPEN_INCIDENTS not in table_alert_sources:
             table_alert_sources.append(OPEN_INCIDENTS)
+        # ... and the player page (limits) shows the player's limit breaches.
+        from limits.player_panels import player_panels
+
+        from .player_panels import PLAYER_BREACHES
+
+        if PLAYER_BREACHES not in player_panels:
+            player_panels.append(PLAYER_BREACHES)

@@ -10,6 +10,7 @@ from tables.choices import Game
 from .choices import FindingCode, IncidentKind, IncidentStatus, ProposalStatus, RoundStatus
 from .models import Bet, Finding, Incident, Resettlement, Round, Void
 from .outcome import RoundOutcome, outcome_q
+from .selectors import breached_limit
 
 
 def outcome_filter(prefix: str = "") -> django_filters.MultipleChoiceFilter:
@@ -69,14 +70,20 @@ class BetFilterSet(django_filters.FilterSet):
     )
     differs = django_filters.BooleanFilter(method="by_difference", label="Computed differs from reported")
     outcome = outcome_filter("round__")
+    breached = django_filters.ChoiceFilter(
+        choices=[("yes", "Yes")], empty_label="Any", method="by_breach", label="Breached a limit"
+    )
 
     class Meta:
         model = Bet
-        fields = ["player", "table", "kind", "day", "differs", "outcome"]
+        fields = ["player", "table", "kind", "day", "differs", "outcome", "breached"]
 
     def by_difference(self, queryset, name, value):
         differs = ~Q(computed_returned=F("returned")) | ~Q(computed_wagered=F("wagered"))
         return queryset.filter(differs) if value else queryset.exclude(differs)
+
+    def by_breach(self, queryset, name, value):
+        return queryset.filter(breached_limit())  # only "yes" reaches here: "Any" filters nothing
 
 
 class ResettlementFilterSet(django_filters.FilterSet):

@@ -5,7 +5,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from django.db import models
-from django.db.models import Count, F, OuterRef, Q, QuerySet, StringAgg, Subquery, Sum, Value
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, StringAgg, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from config.filters import in_utc
@@ -345,9 +345,21 @@ def shoe_neighbours(round_: Round) -> tuple[Round | None, Round | None]:
 # --- a player's play record ------------------------------------------------------------------------
 
 
+def limit_breaches() -> QuerySet:
+    """Findings of a stake outside the player's effective limit (rounds.ingest.findings), each on
+    one bet."""
+    return Finding.objects.filter(code="limit_breached")
+
+
+def breached_limit() -> Exists:
+    """Whether the bet of the row (a Bet queryset's) breached a limit: for an annotation or a filter."""
+    return Exists(limit_breaches().filter(bet=OuterRef("pk")))
+
+
 def play_record_bets(player) -> QuerySet:
-    """A player's bets with their round and its outcome, the approved adjustments' sum, the refund
-    and the void's net (stake returned less payout reversed) (one query)."""
+    """A player's bets with their round and its outcome, the approved adjustments' sum, the refund,
+    the void's net (stake returned less payout reversed) and whether it breached a limit (one
+    query)."""
     money = money_total()
     adjusted = (
         Adjustment.objects.filter(bet=OuterRef("pk"), resettlement__status=ProposalStatus.APPROVED)
@@ -369,6 +381,7 @@ def play_record_bets(player) -> QuerySet:
             adjustment=Subquery(adjusted, output_field=money),
             refund=Subquery(refunded, output_field=money),
             void=Subquery(voided, output_field=money),
+            breached=breached_limit(),
         )
     )
 

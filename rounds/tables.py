@@ -164,6 +164,14 @@ class PlayRecordTable(RoundLinks, tables.Table):
     adjustment = MoneyColumn("Adjustment", currency="round__table__currency", empty_values=())
     refund = MoneyColumn("Refund", currency="round__table__currency", empty_values=())
     void = MoneyColumn("Void", currency="round__table__currency", empty_values=())
+    # The `breached` annotation of play_record_bets: no query per row.
+    breached = CellColumn(
+        "Limit",
+        template_name="cells/limit_breached.html",
+        by_value=True,
+        empty_values=(None, "", False),
+        default="",
+    )
 
     class Meta:
         model = Bet
@@ -175,6 +183,7 @@ class PlayRecordTable(RoundLinks, tables.Table):
             "bet_id",
             "kind",
             "stake",
+            "breached",
             "wagered",
             "returned",
             "computed_returned",
@@ -192,6 +201,9 @@ class PlayRecordTable(RoundLinks, tables.Table):
 
     def value_kind(self, value):
         return value
+
+    def value_breached(self, value):
+        return "yes" if value else ""
 
     def value_computed_returned(self, value):
         return str(value)

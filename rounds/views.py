@@ -198,6 +198,8 @@ class RoundDetailView(RoundMixin, TemplateView):
         paginator = Paginator(spots, SHARED_SPOTS_PER_PAGE if shared else SPOTS_PER_PAGE)
         spot_page = paginator.get_page(self.request.GET.get("spots"))
         spot_views = round_spots(round_, list(spot_page.object_list), findings)
+        if findings and paginator.num_pages > 1:
+            _link_findings_to_their_pages(findings, spots, spot_page, self.request.GET)
         previous, following = shoe_neighbours(round_)
         dealer = round_.dealer_cards.split()
         context.update(
@@ -223,6 +225,20 @@ class RoundDetailView(RoundMixin, TemplateView):
         )
         context.setdefault("review_form", RoundReviewForm())
         return context
+
+
+def _link_findings_to_their_pages(findings, spots, spot_page, params) -> None:
+    """Give each finding the query of the page of spots that holds its spot or bet (`page_query`,
+    empty on this page): on a round of many pages a finding's bet is rarely on the page shown."""
+    page_of_spot = {
+        spot: index // spot_page.paginator.per_page + 1
+        for index, spot in enumerate(spots.values_list("spot", flat=True))
+    }
+    for finding in findings:
+        page = page_of_spot.get(finding.spot or (finding.bet.spot if finding.bet else None))
+        finding.page_query = (
+            "?" + _query_without(params, "spots", spots=page) if page and page != spot_page.number else ""
+        )
 
 
 class RoundDocumentView(RoundMixin, View):

@@ -58,6 +58,7 @@ class Needs(NamedTuple):
 # url name -> {methods: roles}; "GET HEAD OPTIONS" stands for the three.
 PAGES = {
     "home": {"GET HEAD": EVERYONE},
+    "search": {"GET HEAD": EVERYONE},  # each finds only what the user may view (tests/rounds/test_search.py)
     "password_change": {READS: EVERYONE, "POST": Needs(SIGNED_IN, EVERYONE)},
     "password_change_done": {READS: EVERYONE},
     "tables:table_list": {READS: {S, C}},

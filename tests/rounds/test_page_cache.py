@@ -5,6 +5,7 @@ page's or an older state's."""
 import random
 import re
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 
 import pytest
 from django.core.cache import cache
@@ -97,3 +98,29 @@ def test_a_round_page_shows_the_rows_of_its_round_its_page_and_its_filter(client
                 seen_bets += bets
         assert len(seen_spots) == len(set(seen_spots)) == 60
         assert sorted(seen_bets) == sorted(own_bets)
+
+
+def test_a_finding_links_to_the_page_of_players_that_holds_its_bet(client):
+    """Found trying the portal as compliance (issue 19): a finding on a Boundless round linked to
+    #bet-<id>, which was on page 10 of 12, not on the page shown."""
+    document = simulate_shoe(
+        preset("boundless"),
+        table="BND1",
+        shoe_id="BND1-S0903",
+        players=60,
+        rng=random.Random(4),
+        start=datetime.now(UTC) - timedelta(hours=2),
+    )[0]
+    last_player = document["spots"][-1]["player"] if "spots" in document else None
+    bet = next(b for b in reversed(document["bets"]) if b["kind"] == "main")
+    bet["returned"] = str(Decimal(bet["returned"]) + Decimal("1.00"))  # paid one too many
+    round_ = ingest(document)
+    stored = Bet.objects.get(round=round_, bet_id=bet["bet_id"])
+    assert last_player is None or stored.spot == str(last_player)
+    login(client, "compliance")
+    html = client.get(round_.get_absolute_url()).content.decode()
+    links = re.findall(rf'href="([^"]*)#bet-{stored.pk}"', html)
+    assert links == ["?spots=3"]  # 60 players, 25 a page
+    page = client.get(round_.get_absolute_url() + links[0]).content.decode()
+    assert f'id="bet-{stored.pk}"' in page
+    assert re.findall(rf'href="([^"]*)#bet-{stored.pk}"', page) == [""]  # already on this page

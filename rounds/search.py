@@ -1,0 +1,84 @@
+"""One search box for any id (the navigation's): a table, round, bet, shoe, player or incident.
+
+The query is matched exactly (codes and ids are what people copy from a report, a complaint or a
+game server's log), each kind only for a user who may view it. One match goes straight to its page;
+several are listed; none says so.
+"""
+
+from dataclasses import dataclass
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from limits.models import Player
+from tables.models import Table
+
+from .models import Bet, Incident, Round, Shoe
+from .views import SHARED_SPOTS_PER_PAGE, SPOTS_PER_PAGE
+
+MAX_QUERY = 128
+
+
+@dataclass
+class Match:
+    kind: str
+    label: str
+    url: str
+
+
+def bet_url(bet: Bet) -> str:
+    """The round page of a bet, at the page of spots that holds it, scrolled to its row."""
+    round_ = bet.round
+    per_page = SHARED_SPOTS_PER_PAGE if round_.shared else SPOTS_PER_PAGE
+    before = round_.spots.filter(id__lt=round_.spots.filter(spot=bet.spot).values("id")[:1]).count()
+    page = before // per_page + 1
+    query = f"?spots={page}" if page > 1 else ""
+    return f"{round_.get_absolute_url()}{query}#bet-{bet.pk}"
+
+
+def matches_of(query: str, user) -> list[Match]:
+    found = []
+    if user.has_perm("tables.view_table"):
+        for table in Table.objects.filter(code__iexact=query):
+            found.append(
+                Match(
+                    "Table", f"{table.code} {table.name}", reverse("tables:table_detail", args=[table.code])
+                )
+            )
+    if user.has_perm("rounds.view_round"):
+        for round_ in Round.objects.filter(round_id=query).only("round_id"):
+            found.append(Match("Round", round_.round_id, round_.get_absolute_url()))
+        for bet in Bet.objects.filter(bet_id=query).select_related("round").defer("round__document"):
+            found.append(Match("Bet", f"{bet.bet_id} of round {bet.round.round_id}", bet_url(bet)))
+        for shoe in Shoe.objects.filter(code=query):
+            found.append(Match("Shoe", shoe.code, f"{reverse('rounds:round_list')}?shoe={shoe.code}"))
+    if user.has_perm("limits.view_player"):
+        for player in Player.objects.filter(external_id=query):
+            found.append(
+                Match(
+                    "Player", player.external_id, reverse("limits:player_detail", args=[player.external_id])
+                )
+            )
+    number = query.removeprefix("#").removeprefix("incident ").strip()
+    if user.has_perm("rounds.view_incident") and number.isdecimal() and len(number) < 10:
+        for incident in Incident.objects.filter(pk=int(number)).select_related("table"):
+            found.append(
+                Match(
+                    "Incident",
+                    f"Incident {incident.pk} at {incident.table.code}",
+                    reverse("rounds:incident_detail", args=[incident.pk]),
+                )
+            )
+    return found
+
+
+@require_safe
+@login_required
+def search(request):
+    query = request.GET.get("q", "").strip()[:MAX_QUERY].replace("\x00", "")
+    found = matches_of(query, request.user) if query else []
+    if len(found) == 1:
+        return redirect(found[0].url)
+    return render(request, "search.html", {"query": query, "matches": found, "title": "Search"})
