@@ -54,3 +54,14 @@ class StakeField(forms.DecimalField):
         kwargs.setdefault("decimal_places", 2)
         kwargs.setdefault("widget", forms.NumberInput(attrs={"step": "0.01", "class": "number"}))
         super().__init__(**kwargs)
+
+
+class IsoDateInput(forms.DateInput):
+    """A date typed as YYYY-MM-DD, the way every page writes one. A browser's own date input shows
+    the date in its locale's order (mm/dd/yyyy in en-US): not used."""
+
+    input_type = "text"
+
+    def __init__(self, attrs=None):
+        defaults = {"placeholder": "YYYY-MM-DD", "pattern": r"\d{4}-\d{2}-\d{2}", "inputmode": "numeric"}
+        super().__init__(attrs={**defaults, **(attrs or {})}, format="%Y-%m-%d")

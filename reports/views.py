@@ -25,7 +25,7 @@ from django.views import View
 from django.views.generic import FormView
 
 from config.filters import positive_number
-from config.forms import add_service_errors
+from config.forms import IsoDateInput, add_service_errors
 from config.gaming_day import GamingDay, last_closed_gaming_day
 from config.listing import FilteredListView
 from config.views import PermissionRequiredMixin
@@ -150,7 +150,7 @@ class ReportRunListView(FilteredListView):
 class ReportRunStartForm(forms.Form):
     day = forms.DateField(
         label="Gaming day",
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=IsoDateInput(),
         help_text="A gaming day that has closed. Running a day again makes a new run that supersedes "
         "the day's earlier one; the earlier run's figures and PDFs stay as they were.",
     )

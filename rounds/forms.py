@@ -5,6 +5,7 @@ from datetime import date, timedelta
 from django import forms
 from django.utils import timezone
 
+from config.forms import IsoDateInput
 from config.gaming_day import gaming_day_of
 
 
@@ -19,12 +20,8 @@ class RoundReviewForm(forms.Form):
 class PlayRecordPeriodForm(forms.Form):
     """The gaming days the totals cover; the last 30 by default, at most a year."""
 
-    first = forms.DateField(
-        label="From (gaming day)", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    last = forms.DateField(
-        label="To (gaming day)", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    first = forms.DateField(label="From (gaming day)", required=False, widget=IsoDateInput())
+    last = forms.DateField(label="To (gaming day)", required=False, widget=IsoDateInput())
 
     MAX_DAYS = 366
 

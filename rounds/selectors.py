@@ -42,14 +42,27 @@ class KeysetPage:
     is_first: bool = True
 
 
-def _key_of(row, fields: tuple[str, ...]) -> str:
+def _values_of(row, fields: tuple[str, ...]) -> tuple:
     values = []
     for name in fields:
         value = row
         for part in name.split("__"):
             value = getattr(value, part)
-        values.append(value.isoformat() if isinstance(value, datetime) else str(value))
-    return "_".join(values)
+        values.append(value)
+    return tuple(values)
+
+
+def _key_of(row, fields: tuple[str, ...]) -> str:
+    values = _values_of(row, fields)
+    return "_".join(value.isoformat() if isinstance(value, datetime) else str(value) for value in values)
+
+
+def next_in_order(queryset: QuerySet, row, order: tuple[str, ...]):
+    """The row of `queryset` that follows `row` in `order` (whether `row` is still in it or not),
+    or None: what a reviewer's "next" is in a filtered, sorted list."""
+    fields = tuple(key.removeprefix("-") for key in order)
+    following = queryset.filter(_beyond(order, _values_of(row, fields), backwards=False))
+    return following.order_by(*order).first()
 
 
 def _read_int(text: str) -> int:

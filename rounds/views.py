@@ -3,14 +3,16 @@ the selectors (reads) and `rounds.review` (the sign-off)."""
 
 import json
 from collections import Counter
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.views.generic import TemplateView, View
 
 from config.forms import add_service_errors
@@ -28,6 +30,7 @@ from .selectors import (
     PAGE_SIZE,
     finding_codes_expression,
     keyset_page,
+    next_in_order,
     play_record_bets,
     play_record_period_totals,
     play_record_totals,
@@ -158,6 +161,12 @@ class RoundListView(FilteredListView):
         # The rows come in the order asked for; the header shows it even when ?sort= is unset.
         return {"order_by": self.sort()}
 
+    def get_table(self, **kwargs):
+        table = super().get_table(**kwargs)
+        # Each round's link carries the list (filters and order, no page) for "Sign off and next".
+        table.list_query = _query_without(self.request.GET, *CURSORS, "_export")
+        return table
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         params = self.request.GET
@@ -222,6 +231,7 @@ class RoundDetailView(RoundMixin, TemplateView):
             previous=previous,
             following=following,
             can_review=self.request.user.has_perm("rounds.review_round"),
+            list_query=self.request.GET.get("list", "") or self.request.POST.get("list", ""),
         )
         context.setdefault("review_form", RoundReviewForm())
         return context
@@ -267,8 +277,27 @@ class RoundReviewView(RoundDetailView):
                 add_service_errors(form, error)
             else:
                 messages.success(request, f"Round {round_.round_id} signed off as reviewed.")
-                return redirect(round_)
+                list_query = request.POST.get("list", "")
+                if "next" in request.POST:
+                    return self.next_round(round_, list_query)
+                return redirect(
+                    round_.get_absolute_url() + (f"?{urlencode({'list': list_query})}" if list_query else "")
+                )
         return self.render_to_response(self.get_context_data(review_form=form), status=400)
+
+    def next_round(self, round_, list_query: str):
+        """The round after this one in the list it was opened from (its filters and order), with the
+        same list; the list itself after its last round."""
+        params = QueryDict(list_query)
+        filterset = RoundFilterSet(params, queryset=RoundListView.queryset)
+        rounds = filterset.qs if filterset.is_valid() else RoundListView.queryset
+        following = next_in_order(
+            rounds, round_, ROUND_ORDERS.get(params.get("sort", ""), ROUND_ORDERS[NEWEST_PLAYED_FIRST])
+        )
+        if following is None:
+            messages.info(self.request, "That was the last round of the list.")
+            return redirect(f"{reverse('rounds:round_list')}?{list_query}")
+        return redirect(following.get_absolute_url() + f"?{urlencode({'list': list_query})}")
 
 
 class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):

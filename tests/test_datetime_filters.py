@@ -3,7 +3,7 @@ offset Python reads and refuse, naming the field, a moment that is no date in UT
 tests/test_api_fuzz.py: `opened_before=2946-03-15T03:43:59+22:35` was a server error on
 PostgreSQL (it takes offsets up to 15:59), `0001-01-01T00:00:00+01:00` one on SQLite."""
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 from django.test import Client
@@ -43,3 +43,17 @@ def test_the_rounds_page_shows_the_error_instead_of_failing(db):
     response = browser.get("/rounds/", {"opened_after": "0001-01-01T00:00:00+01:00"})
     assert response.status_code == 200
     assert "Enter a date and time within the years 1 to 9999 in UTC." in response.content.decode()
+
+
+def test_every_date_input_is_typed_as_iso_not_in_the_browsers_locale():
+    """Found trying the portal (issue 19): the play record's period and the report run's day were
+    the browser's date inputs, shown as mm/dd/yyyy in en-US."""
+    from reports.views import ReportRunStartForm
+    from rounds.forms import PlayRecordPeriodForm
+
+    for form in (PlayRecordPeriodForm(initial={"first": date(2026, 11, 1)}), ReportRunStartForm()):
+        for field in form:
+            html = str(field)
+            if 'name="first"' in html:
+                assert 'value="2026-11-01"' in html
+            assert 'type="text"' in html and 'placeholder="YYYY-MM-DD"' in html, html

@@ -201,7 +201,7 @@ def spans(moments: list[datetime]) -> str:
 
 
 def listed_round_ids(html: str) -> list[str]:
-    return re.findall(r'<a href="/rounds/([^/"]+)/">', html)
+    return re.findall(r'<a href="/rounds/([^/"]+)/(?:\?list=[^"]*)?">', html)
 
 
 def days_by_place(client, opened: dict[str, datetime]) -> dict[str, dict[str, list[date]]]:

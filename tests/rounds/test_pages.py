@@ -124,7 +124,7 @@ def test_an_unknown_round_or_player_is_a_404(client, demo):
 def listed(response) -> list[str]:
     """The round ids of the list's rows, in their order (the navigation's links left out)."""
     body = response.content.decode().split("<tbody", 1)[1].split("</tbody>", 1)[0]
-    return re.findall(r'<a href="/rounds/([^/"]+)/">', body)
+    return re.findall(r'<a href="/rounds/([^/"]+)/(?:\?list=[^"]*)?">', body)
 
 
 def test_the_list_filters_by_table_findings_status_code_player_and_review(client, demo):
