@@ -70,6 +70,9 @@ def way_back(request: HttpRequest) -> tuple[str, str] | None:
     """The list a page belongs to, as (path, title), when the user may read it: the nearest list
     page above the request's path (/rounds/incidents/7/ is under /rounds/incidents/, and
     /tables/DLX1/configuration/ under /tables/). None when there is none, or none the user may read."""
+    user = getattr(request, "user", None)
+    if user is None:  # refused before the user was read (a middleware's 404)
+        return None
     parts = request.path.strip("/").split("/")[:WAY_BACK_DEPTH]
     while parts:
         parts.pop()
@@ -82,7 +85,7 @@ def way_back(request: HttpRequest) -> tuple[str, str] | None:
         if view_class is None or not issubclass(view_class, FilteredListView):
             continue
         perms = view_class.permission_required
-        if request.user.has_perms((perms,) if isinstance(perms, str) else perms):
+        if user.has_perms((perms,) if isinstance(perms, str) else perms):
             return path, view_class.title
     return None
 

@@ -28,7 +28,7 @@ def test_compliance_corrects_a_round_and_downloads_the_days_pdf(page, demo, tmp_
     log_in(page, "compliance", "compliance-demo")
     page.goto("/rounds/?has_findings=true")
     page.click(f"a:has-text('{round_.round_id}')")
-    page.wait_for_url(re.compile(rf"/rounds/{round_.round_id}/$"))
+    page.wait_for_url(re.compile(rf"/rounds/{round_.round_id}/\?list=has_findings%3Dtrue$"))
     assert page.locator(".finding, .has-finding").count() > 0
     page.fill("#corrections textarea[name=reason]", "D23-1 was paid 5.00 short")
     page.click("#corrections button:has-text('Propose the re-settlement')")

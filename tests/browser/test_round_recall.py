@@ -28,7 +28,7 @@ def test_compliance_recalls_a_split_round_with_a_wrong_payout(page, split_round)
     page.get_by_label("Has findings").select_option("true")
     page.click("form.filters button[type=submit]")
     page.click(f"text={split_round.round_id}")
-    page.wait_for_url(re.compile(rf"/rounds/{split_round.round_id}/$"))
+    page.wait_for_url(re.compile(rf"/rounds/{split_round.round_id}/\?list=.*has_findings%3Dtrue.*$"))
 
     cards = page.locator("#spots .playing-card")
     assert cards.count() == 8  # seat 2's two split hands (3 + 3 cards) and seat 5's blackjack
@@ -56,6 +56,6 @@ def test_compliance_recalls_a_split_round_with_a_wrong_payout(page, split_round)
 
     page.fill("textarea[name=comment]", "Short-paid blackjack: re-settlement to follow.")
     page.click("text=Sign off as reviewed")
-    page.wait_for_url(re.compile(rf"/rounds/{split_round.round_id}/$"))
+    page.wait_for_url(re.compile(rf"/rounds/{split_round.round_id}/\?list=.*has_findings%3Dtrue.*$"))
     assert page.locator(".signed-off").is_visible()
     assert Round.objects.get(pk=split_round.pk).reviewed_by.username == "compliance"
