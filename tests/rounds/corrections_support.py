@@ -6,7 +6,9 @@ the project's own URLconf once it includes them, or else through one built here 
 """
 
 import copy
+import random
 import types
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -14,6 +16,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import NoReverseMatch, include, path, reverse
 
+from rounds.engine.rules import preset
+from rounds.engine.simulate import simulate_shoe
 from rounds.ingest import round_ingest
 from rounds.models import Round
 from tests.fixtures import round_document
@@ -30,6 +34,18 @@ def second_supervisor():
 
 def ingest(document: dict) -> Round:
     return round_ingest(document=document).round
+
+
+def boundless_shoe(shoe_id: str, *, players: int, seed: int) -> list[dict]:
+    """A simulated Boundless shoe at BND1, played two hours ago: its round documents."""
+    return simulate_shoe(
+        preset("boundless"),
+        table="BND1",
+        shoe_id=shoe_id,
+        players=players,
+        rng=random.Random(seed),
+        start=datetime.now(UTC) - timedelta(hours=2),
+    )
 
 
 def renamed(document: dict, suffix: str) -> dict:

@@ -16,7 +16,7 @@ from rounds.engine.rules import preset
 from rounds.engine.simulate import simulate_shoe
 from rounds.models import Bet
 from rounds.review import round_review
-from tests.rounds.corrections_support import demo, demo_user, ingest, wrongly_paid  # noqa: F401
+from tests.rounds.corrections_support import boundless_shoe, demo, demo_user, ingest, wrongly_paid  # noqa: F401
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo")]
 
@@ -103,14 +103,7 @@ def test_a_round_page_shows_the_rows_of_its_round_its_page_and_its_filter(client
 def test_a_finding_links_to_the_page_of_players_that_holds_its_bet(client):
     """Found trying the portal as compliance (issue 19): a finding on a Boundless round linked to
     #bet-<id>, which was on page 10 of 12, not on the page shown."""
-    document = simulate_shoe(
-        preset("boundless"),
-        table="BND1",
-        shoe_id="BND1-S0903",
-        players=60,
-        rng=random.Random(4),
-        start=datetime.now(UTC) - timedelta(hours=2),
-    )[0]
+    document = boundless_shoe("BND1-S0903", players=60, seed=4)[0]
     last_player = document["spots"][-1]["player"] if "spots" in document else None
     bet = next(b for b in reversed(document["bets"]) if b["kind"] == "main")
     bet["returned"] = str(Decimal(bet["returned"]) + Decimal("1.00"))  # paid one too many

@@ -1,18 +1,14 @@
 """The navigation's search box (rounds.search): any id, straight to its page when one thing matches,
 a list when several do, a message when none does, and never what the user may not see."""
 
-import random
-from datetime import UTC, datetime, timedelta
 from urllib.parse import quote
 
 import pytest
 from django.urls import reverse
 
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate_shoe
 from rounds.models import Bet, Incident
 from tables.models import Table
-from tests.rounds.corrections_support import demo, demo_user, ingest  # noqa: F401
+from tests.rounds.corrections_support import boundless_shoe, demo, demo_user, ingest  # noqa: F401
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo")]
 
@@ -23,14 +19,7 @@ def search(client, query: str):
 
 @pytest.fixture
 def boundless_round():
-    document = simulate_shoe(
-        preset("boundless"),
-        table="BND1",
-        shoe_id="BND1-S0904",
-        players=60,
-        rng=random.Random(5),
-        start=datetime.now(UTC) - timedelta(hours=2),
-    )[0]
+    document = boundless_shoe("BND1-S0904", players=60, seed=5)[0]
     return ingest(document)
 
 
