@@ -41,7 +41,7 @@ demo: .venv
 	@echo ""
 	@echo "Pitboss demo: http://$(DEMO_ADDRESS)  (log in with a user printed above, e.g. compliance / compliance-demo)"
 	@echo "Look first at:"
-	@echo "  /reports/daily/             the day's RTP against theory, with intervals and flags (compliance)"
+	@echo "  /reports/daily/             the day's RTP against theory, with intervals, flags and 30/90-day trends (compliance)"
 	@echo "  /reports/exposure/          side-option liability, hits against the exact odds (compliance)"
 	@echo "  /rounds/?has_findings=true  rounds the engine disagrees with, card by card (compliance)"
 	@echo "  /rounds/incidents/          the unreadable card and the network failures (supervisor)"

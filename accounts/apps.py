@@ -1,5 +1,6 @@
 from django.apps import AppConfig
 from django.conf import settings
+from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_migrate, post_save
 
 
@@ -10,6 +11,7 @@ class AccountsConfig(AppConfig):
     def ready(self):
         from .revocation import revoke_tokens_of_inactive_user
         from .roles import roles_sync
+        from .services import time_zone_remember
 
         # Permissions exist only once every app has migrated; the roles follow them.
         post_migrate.connect(lambda **kwargs: roles_sync(), dispatch_uid="accounts_roles_sync", weak=False)
@@ -18,3 +20,4 @@ class AccountsConfig(AppConfig):
             sender=settings.AUTH_USER_MODEL,
             dispatch_uid="accounts_revoke_tokens_of_inactive_user",
         )
+        user_logged_in.connect(time_zone_remember, dispatch_uid="accounts_time_zone_remember")

@@ -1,5 +1,6 @@
 """API tokens: a user (a game server, or a member of staff) may hold several, each stored as the
-SHA-256 digest of its key. The key is shown once, when the token is made, and never stored."""
+SHA-256 digest of its key. The key is shown once, when the token is made, and never stored.
+A user's preferences: the time zone they see times in."""
 
 import hashlib
 import secrets
@@ -7,6 +8,8 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+
+from .time_zones import validate_time_zone
 
 PREFIX_LENGTH = 8
 
@@ -48,3 +51,23 @@ class ApiToken(models.Model):
     def is_live(self, now) -> bool:
         """Whether it still authenticates: not revoked, not past its expiry."""
         return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
+
+
+class Preferences(models.Model):
+    """What a user chose for themself on /accounts/preferences/; a user without a row has the
+    defaults (accounts.time_zones.default_time_zone)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="preferences"
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        validators=[validate_time_zone],
+        help_text="The IANA time zone the portal shows times in, e.g. Europe/Malta.",
+    )
+
+    class Meta:
+        verbose_name_plural = "preferences"
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.time_zone}"

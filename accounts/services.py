@@ -7,8 +7,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .models import PREFIX_LENGTH, ApiToken, key_digest, key_new
+from .models import PREFIX_LENGTH, ApiToken, Preferences, key_digest, key_new
 from .roles import ROLES, roles_sync
+from .time_zones import SESSION_KEY, default_time_zone
 
 
 @transaction.atomic
@@ -51,3 +52,27 @@ def tokens_revoke(tokens) -> int:
     """Revoke `tokens` (ApiTokens: a user's, say) not revoked yet; how many. A revoked token is
     refused from now on, and stays listed."""
     return tokens.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def preferred_time_zone(user) -> str:
+    """The time zone `user` sees times in: their choice, else the default (one query)."""
+    chosen = Preferences.objects.filter(user=user).values_list("time_zone", flat=True).first()
+    return chosen or default_time_zone()
+
+
+def time_zone_set(*, user, time_zone: str, session=None) -> Preferences:
+    """`user` sees times in `time_zone` from now on (in `session` too, their current one). A name the
+    zoneinfo database does not know is refused (ValidationError on `time_zone`), nothing stored."""
+    preferences = Preferences(user=user, time_zone=time_zone)
+    preferences.full_clean(exclude=["user"], validate_unique=False)
+    preferences.save()
+    if session is not None:
+        session[SESSION_KEY] = time_zone
+    return preferences
+
+
+def time_zone_remember(sender, request, user, **kwargs) -> None:
+    """At sign-in (user_logged_in): the user's time zone into their session, read once here so that
+    no page reads it again (config.middleware.user_time_zone)."""
+    if request is not None and hasattr(request, "session"):
+        request.session[SESSION_KEY] = preferred_time_zone(user)

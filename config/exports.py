@@ -1,11 +1,13 @@
 """The lists' exports, data not markup: CSV written row by row as it is sent, XLSX up to
 XLSX_MAX_ROWS rows.
 
-Both read django-tables2's `Table.as_values()`, a generator: the header, then each row's column
-values (a column's `value()`, never its markup). A list whose rows come already in the export's
-order (the round list) is read CHUNK_SIZE rows at a time (`QuerySet.iterator`, a table a chunk:
-`chunked_values`), so a month of rounds is never held whole: not as model instances, not as a CSV,
-not as a workbook. The other lists are small; django-tables2 sorts them by `?sort=` as their pages.
+Both read a table's values as django-tables2's `Table.as_values()` gives them, a generator: the
+header, then each row's column values (a column's `value()`, never its markup), through
+`config.export_values.table_values`, which works each column's function out once a table. A list
+whose rows come already in the export's order (the round list) is read CHUNK_SIZE rows at a time
+(`QuerySet.iterator`, a table a chunk: `chunked_values`), so a month of rounds is never held whole:
+not as model instances, not as a CSV, not as a workbook. The other lists are small; django-tables2
+sorts them by `?sort=` as their pages.
 
 The XLSX is written by openpyxl's write-only mode to a temporary file:
 tablib's XLSX (what django-tables2's TableExport uses) builds the whole workbook in memory, 480 MB and
@@ -25,6 +27,8 @@ from django_tables2.export import TableExport
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
+
+from config.export_values import table_values
 
 CSV = TableExport.CSV
 XLSX = TableExport.XLSX
@@ -46,14 +50,14 @@ def chunked_values(make_table, records: QuerySet, exclude_columns=()) -> Iterato
     their order) read CHUNK_SIZE at a time: a table a chunk, so no more than a chunk is held."""
     header = None
     for chunk in batched(records.iterator(chunk_size=CHUNK_SIZE), CHUNK_SIZE):
-        values = make_table(list(chunk)).as_values(exclude_columns=exclude_columns)
+        values = table_values(make_table(list(chunk)), exclude_columns)
         first = next(values)
         if header is None:
             header = first
             yield header
         yield from values
     if header is None:
-        yield next(make_table([]).as_values(exclude_columns=exclude_columns))
+        yield next(table_values(make_table([]), exclude_columns))
 
 
 def export_links(query: str) -> list[tuple[str, str]]:

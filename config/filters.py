@@ -29,7 +29,11 @@ def in_utc(moment: datetime) -> datetime | None:
 class UtcDateTimeField(IsoDateTimeField):
     """An ISO 8601 date and time, converted to UTC here: the database then never sees an offset
     it cannot take (PostgreSQL refuses +22:35, which Python allows), and a moment that is no
-    date in UTC (0001-01-01T00:00+01:00) is refused, naming the field, instead of a server error."""
+    date in UTC (0001-01-01T00:00+01:00) is refused, naming the field, instead of a server error.
+
+    A time typed without an offset (2026-03-01T15:05) is read in the active time zone, as Django's
+    DateTimeField reads one: on a page the user's (config.middleware.user_time_zone), in the API
+    UTC. One the clocks of that zone skip or show twice is refused, naming the field and the zone."""
 
     def to_python(self, value):
         value = super().to_python(value)

@@ -4,6 +4,8 @@ A list page declares its queryset, filterset, table and permission; the same fil
 the page, the API and the exports (`?_export=csv`, `?_export=xlsx`: config/exports.py).
 """
 
+from datetime import UTC
+
 import django_tables2 as tables
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
 from django.core.paginator import EmptyPage, Paginator
@@ -16,6 +18,7 @@ from django_tables2.export import ExportMixin, TableExport
 from django_tables2.paginators import LazyPaginator
 from django_tables2.views import SingleTableMixin
 
+from config.export_values import table_values
 from config.exports import (
     CSV,
     EXPORT_FORMATS,
@@ -28,7 +31,7 @@ from config.exports import (
     xlsx_response,
 )
 from config.money import money
-from tables.templatetags.pitboss import utc
+from tables.templatetags.pitboss import local_time
 
 PAGE_SIZE = 50
 MAX_OFFSET = 2**63 - 1  # the most rows a query can skip: a 64-bit integer (SQLite's, PostgreSQL's bigint)
@@ -122,7 +125,7 @@ class FilteredListView(
             return chunked_values(
                 lambda rows: self.get_table_class()(rows, **kwargs), data, self.exclude_columns
             )
-        return self.export_table(data).as_values(exclude_columns=self.exclude_columns)
+        return table_values(self.export_table(data), self.exclude_columns)
 
     def create_export(self, export_format):
         filename = self.get_export_filename(export_format)
@@ -222,15 +225,15 @@ class CellColumn(tables.TemplateColumn):
         return value
 
 
-class UtcDateTimeColumn(tables.Column):
-    """A moment in UTC with the zone shown, drawn as every page draws one (the `utc` template filter);
-    ISO 8601 in exports."""
+class LocalTimeColumn(tables.Column):
+    """A moment in the user's time zone, UTC on hover, drawn as every page draws one (the `local_time`
+    template filter); in exports ISO 8601 in UTC, whoever exports."""
 
     def render(self, value):
-        return utc(value)
+        return local_time(value)
 
     def value(self, value):
-        return value.isoformat() if value else ""
+        return value.astimezone(UTC).isoformat() if value else ""
 
 
 class BadgeColumn(CellColumn):

@@ -18,6 +18,7 @@ urlpatterns = [
         name="password_change",
     ),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
     path("tables/", include("tables.urls")),
     path("limits/", include("limits.urls")),

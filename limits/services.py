@@ -13,7 +13,7 @@ from config.refusals import refused_when_taken, require_reason
 from tables.choices import Currency, Game
 from tables.models import Table
 from tables.selectors import configuration_in_force
-from tables.templatetags.pitboss import utc_text
+from tables.templatetags.pitboss import local_time_text
 
 from .choices import TABLE_LIMIT_KINDS, AccountType, BetKind, PlayerStatus
 from .models import PersonalLimit, Player, TableLimit
@@ -33,12 +33,13 @@ def changed_since_seen(scope: PersonalLimit, settings: ScopeSettings) -> str:
     """Why a change was refused as stale, naming what is set for the scope now."""
     current = settings.current
     now = [
-        f"in force {current.range_label} since {utc_text(current.effective_from)} (setting {current.pk})"
+        f"in force {current.range_label} since {local_time_text(current.effective_from)} "
+        f"(setting {current.pk})"
         if current
         else "no limit in force"
     ]
     now += [
-        f"pending {row.range_label} from {utc_text(row.effective_from)} (setting {row.pk})"
+        f"pending {row.range_label} from {local_time_text(row.effective_from)} (setting {row.pk})"
         for row in settings.pending
     ]
     return (

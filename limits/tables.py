@@ -1,7 +1,7 @@
 import django_tables2 as tables
 from django.utils import timezone
 
-from config.listing import BadgeColumn, CellColumn, MoneyColumn, UtcDateTimeColumn
+from config.listing import BadgeColumn, CellColumn, LocalTimeColumn, MoneyColumn
 
 from .models import PersonalLimit, Player, TableLimit
 
@@ -9,7 +9,7 @@ from .models import PersonalLimit, Player, TableLimit
 class PlayerTable(tables.Table):
     external_id = tables.Column(linkify=True, attrs={"td": {"class": "code"}})
     status = BadgeColumn()
-    created_at = UtcDateTimeColumn("created")
+    created_at = LocalTimeColumn("created")
 
     class Meta:
         model = Player
@@ -65,7 +65,7 @@ class PersonalLimitTable(tables.Table):
     scope = tables.Column(empty_values=(), orderable=False)
     min_stake = MoneyColumn(currency="player__currency")
     max_stake = MoneyColumn(currency="player__currency")
-    effective_from = UtcDateTimeColumn()
+    effective_from = LocalTimeColumn()
     state = CellColumn(
         template_name="cells/badge.html",
         empty_values=(),

@@ -16,6 +16,7 @@ from config.views import PermissionRequiredMixin
 from tables.history import with_changes
 from tables.models import Table
 from tables.selectors import configuration_in_force
+from tables.templatetags.pitboss import local_time_text
 
 from . import services
 from .filtersets import PersonalLimitFilterSet, PlayerFilterSet, TableLimitFilterSet
@@ -317,7 +318,7 @@ class PersonalLimitSetView(PlayerMixin, TemplateView):
             messages.warning(
                 request,
                 f"Raise recorded: {setting.scope_label} {setting.range_label}, pending until "
-                f"{setting.effective_from:%Y-%m-%d %H:%M} UTC.",
+                f"{local_time_text(setting.effective_from)}.",
             )
         else:
             messages.success(request, f"In force now: {setting.scope_label} {setting.range_label}.")

@@ -1,23 +1,63 @@
-"""Charts for the report PDFs, as inline SVG (no chart library, nothing loaded).
+"""The report charts, drawn by matplotlib as SVG: the RTP trend of a bet kind at a table, and a side
+option's hits per pattern against the number expected.
 
-Each chart's geometry is worked out here as plain data: coordinates, ticks, bars, legend positions,
-rounded to a tenth of an SVG user unit. Its template in templates/reports/charts/ draws it (the
-markup, colours and font), so the result is safe to put in a page: every text in it is escaped. The
-report templates scale a chart to the width of the page.
+The daily job draws each run's charts once and stores them (reports.run_charts); nothing else calls
+this module, and no page request imports it. Only matplotlib's object-oriented API is used: a Figure
+of its own per chart, saved to SVG, no pyplot and so no global figure state. Its style (rcParams) is
+set for each drawing, under a lock so that two threads never interleave theirs. The SVG is the same
+for the same input (fixed ids, no date) and keeps its text as text (`svg.fonttype: none`): a page
+search, a screen reader and the PDF's text see the titles, labels and legends.
 """
 
+import io
+import textwrap
+import threading
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from math import ceil, floor
+from math import ceil, nan
 
-from django.template.loader import render_to_string
-from django.utils.safestring import SafeString
+import matplotlib
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-# Round steps for an axis, in its units; the first that gives at most MAX_TICKS ticks is used.
-TICK_STEPS = [Decimal(step) for step in ("0.05", "0.1", "0.2", "0.5", "1", "2", "5", "10", "20", "50", "100")]
-MAX_TICKS = 6
-TITLE_Y = 12  # the title's baseline, and the legend's, above the plot
+# Okabe and Ito's colours, told apart with every common colour-vision deficiency; each series also
+# differs in shape (line, dashes, band, diamond), so that none is told by its colour alone.
+BLUE = "#0072B2"
+SKY = "#56B4E9"
+ORANGE = "#E69F00"
+VERMILION = "#D55E00"
+INK = "#1f2933"
+MUTED = "#52606d"
+GRID = "#d9dee3"
+
+STYLE = {
+    "svg.fonttype": "none",  # text as <text>, in the reader's DejaVu Sans (the PDFs' font too)
+    "svg.hashsalt": "pitboss-report-chart",  # the same element ids in every drawing
+    "font.family": "sans-serif",
+    "font.sans-serif": ["DejaVu Sans"],
+    "font.size": 9,
+    "axes.edgecolor": MUTED,
+    "axes.labelcolor": INK,
+    "axes.linewidth": 0.6,
+    "text.color": INK,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "legend.fontsize": 8.5,
+    "legend.frameon": False,
+    "legend.handlelength": 1.6,
+    "legend.columnspacing": 1.2,
+}
+# The Date matplotlib would write changes every drawing; a stored chart is the same for the same figures.
+SVG_METADATA = {"Date": None}
+# 4.5 inches: 432 CSS pixels, shown at up to that; on a phone's 340 pixels the text is still 8 or more.
+WIDTH_INCHES = 4.5
+TREND_HEIGHT_INCHES = 2.5
+TITLE_CHARACTERS = 48  # a longer title takes a second line
+CSS_PIXELS_PER_INCH = 96  # an SVG's width in pt is shown at 96 CSS pixels per inch
+FEW_DAYS = 7  # up to a week, each day's interval is a block of its own, half a day wide
+HEADROOM = 1.6  # the y-axis reaches at most this times the highest RTP (_fit_height)
+_drawing = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -32,184 +72,239 @@ class TrendPoint:
     outside: bool = False  # the theoretical RTP lies outside the interval
 
 
-def _at(value) -> float:
-    """A coordinate or length as the SVG gives it: to a tenth of a unit."""
-    return round(float(value), 1)
+@dataclass(frozen=True)
+class PatternHits:
+    """A side option's pattern: hits against the number expected (None: the exact odds are unknown)."""
+
+    pattern: str
+    hits: int
+    expected: float | None
+    expected_text: str = ""  # as the report's tables write it
+    unlikely: bool = False  # a p-value below the report's threshold
 
 
-def _percent_label(value: Decimal, step: Decimal) -> str:
-    places = max(0, -step.normalize().as_tuple().exponent)
-    return f"{value:.{places}f} %"
+@dataclass(frozen=True)
+class DrawnChart:
+    svg: str
+    width: int  # CSS pixels, for the <img> that shows it
+    height: int
 
 
-def axis_ticks(low: Decimal, high: Decimal) -> list[Decimal]:
-    """Round values from at or below `low` to at or above `high`, at most MAX_TICKS of them."""
-    if high <= low:
-        low, high = low - 1, high + 1
-    for step in TICK_STEPS:
-        first = floor(low / step) * step
-        last = ceil(high / step) * step
-        if (last - first) / step + 1 <= MAX_TICKS:
-            break
-    count = int((last - first) / step) + 1
-    return [first + step * index for index in range(count)]
+def days_with_figures(points: list[TrendPoint]) -> list[TrendPoint]:
+    """The span of the chart: from the first day with an observed RTP to the last (days between
+    without figures stay, as gaps)."""
+    played = [index for index, point in enumerate(points) if point.observed is not None]
+    return points[played[0] : played[-1] + 1] if played else []
 
 
-def _legend(items: list[tuple[str, str]], *, right: float) -> list[dict]:
-    """Legend entries laid out from the right edge leftwards, the last item rightmost: each a
-    swatch (its name in the template) 14 units wide at `x` and its label after it."""
-    entries = []
-    x = right
-    for swatch, label in reversed(items):
-        x -= 6.0 * len(label) + 20
-        entries.append({"swatch": swatch, "label": label, "x": _at(x), "text_x": _at(x + 18)})
-    return entries
+def day_label(day: date) -> str:
+    return f"{day.day} {day:%b}"
 
 
-def rtp_trend_svg(points: list[TrendPoint], *, title: str, width: int = 760, height: int = 190) -> SafeString:
-    """Observed RTP per day (line and dots) with its 99% interval as a band, and the theoretical RTP
-    as a dashed line. A day outside its interval has a red dot; a day with no play has nothing."""
-    left, right, top, bottom = 52, 10, 26, 24
-    plot_width = width - left - right
-    plot_height = height - top - bottom
-    plot_bottom = top + plot_height
-    step = plot_width / max(len(points), 1)
-    chart = {"width": width, "height": height, "title": title, "title_x": _at(left), "title_y": _at(TITLE_Y)}
-    values = [
-        value
-        for point in points
-        for value in (point.observed, point.low, point.high, point.theoretical)
-        if value is not None
-    ]
-    if not values:
-        chart["empty"] = {"x": _at(left + plot_width / 2), "y": _at(top + plot_height / 2)}
-        return render_to_string("reports/charts/rtp_trend.svg", chart)
-
-    ticks = axis_ticks(min(values), max(values))
-    y_low, y_high = float(ticks[0]), float(ticks[-1])
-
-    def x_of(index: float) -> float:
-        return left + (index + 0.5) * step
-
-    def y_of(value: Decimal) -> float:
-        return top + plot_height * (1 - (float(value) - y_low) / (y_high - y_low))
-
-    tick_step = ticks[1] - ticks[0]
-    chart["grid"] = {"x1": _at(left), "x2": _at(left + plot_width), "label_x": _at(left - 4)}
-    chart["ticks"] = [
-        {"y": _at(y_of(tick)), "label_y": _at(y_of(tick) + 3), "label": _percent_label(tick, tick_step)}
-        for tick in ticks
-    ]
-    # The band: one rectangle a day wide per day, so neighbouring days join into a band.
-    chart["bands"] = [
-        {
-            "x": _at(x_of(index) - step / 2),
-            "y": _at(y_of(point.high)),
-            "width": _at(step),
-            "height": _at(max(y_of(point.low) - y_of(point.high), 0.5)),
-        }
-        for index, point in enumerate(points)
-        if point.low is not None and point.high is not None
-    ]
-    chart["lines"] = []
-    for series in ("theoretical", "observed"):
-        for days in _runs_of_days(points, series):
-            if len(days) == 1:  # a lone day: a short level mark, so that it still shows
-                index, value = days[0]
-                days = [(index - 1 / 3, value), (index + 1 / 3, value)]
-            coordinates = [(_at(x_of(index)), _at(y_of(value))) for index, value in days]
-            chart["lines"].append({"series": series, "points": coordinates})
-    chart["dots"] = [
-        {"x": _at(x_of(index)), "y": _at(y_of(point.observed)), "outside": point.outside}
-        for index, point in enumerate(points)
-        if point.observed is not None
-    ]
-    # Day labels: every fifth day back from the last, so that the report's own day is labelled.
-    chart["axis"] = {"y": _at(plot_bottom), "tick_y": _at(plot_bottom + 3), "label_y": _at(plot_bottom + 13)}
-    chart["days"] = [
-        {"x": _at(x_of(index)), "label": points[index].day.strftime("%d %b")}
-        for index in range(len(points) - 1, -1, -5)
-    ]
-    chart["frame"] = {"x": _at(left), "y": _at(top), "width": _at(plot_width), "height": _at(plot_height)}
-    legend = [
-        ("observed", "observed RTP"),
-        ("band", "99% interval"),
-        ("theoretical", "theoretical"),
-        ("outside", "outside 99%"),
-    ]
-    chart["legend"] = _legend(legend, right=width - right)
-    chart["legend_y"] = _at(TITLE_Y - 4)
-    return render_to_string("reports/charts/rtp_trend.svg", chart)
+def percent_label(value: float, _position=None) -> str:
+    return f"{value:.10g} %"
 
 
-def _runs_of_days(points: list[TrendPoint], field: str) -> list[list[tuple[float, Decimal]]]:
-    """Consecutive days that have a value for `field`: a line is not drawn across a day without play."""
-    runs: list[list[tuple[float, Decimal]]] = []
-    current: list[tuple[float, Decimal]] = []
-    for index, point in enumerate(points):
-        value = getattr(point, field)
-        if value is None:
-            if current:
-                runs.append(current)
-            current = []
-        else:
-            current.append((index, value))
-    if current:
-        runs.append(current)
-    return runs
-
-
-def pattern_hits_svg(rows: list[dict], *, title: str, width: int = 760) -> SafeString:
-    """Hits per pattern against the number expected from the exact odds, as pairs of horizontal
-    bars: `rows` are [{"pattern": label, "hits": n, "expected": x or None (odds unknown)}]."""
-    label_width, value_width, top, row_height = 170, 90, 26, 26
-    height = top + row_height * max(len(rows), 1) + 6
-    bar_width = width - label_width - value_width
-    values = [float(row["hits"]) for row in rows] + [float(row["expected"] or 0) for row in rows]
-    largest = max([*values, 1.0])
-
-    def bar(y: float, offset: int, series: str, value: float, label: str) -> dict:
-        length = bar_width * value / largest
-        return {
-            "series": series,
-            "y": _at(y + offset),
-            "length": _at(max(length, 0.8)),
-            "label": label,
-            "label_x": _at(label_width + length + 4),
-            "label_y": _at(y + offset + 8),
-        }
-
-    chart_rows = []
-    for index, row in enumerate(rows):
-        y = top + index * row_height
-        bars = [bar(y, 2, "hits", float(row["hits"]), f"{row['hits']:,}")]
-        expected = row["expected"]
-        if expected is not None:
-            expected = float(expected)
-            label = f"{expected:,.2f}" if expected < 10 else f"{expected:,.1f}"
-            bars.append(bar(y, 12, "expected", expected, label))
-        chart_rows.append(
-            {
-                "pattern": str(row["pattern"]),
-                "label_y": _at(y + 13),
-                "odds_known": expected is not None,
-                "note_y": _at(y + 20),
-                "bars": bars,
-            }
+def rtp_trend_svg(points: list[TrendPoint], *, title: str) -> DrawnChart:
+    """Observed RTP per day (line and dots) in its 99% interval (a band, a block a day wide) and the
+    theoretical RTP (dashed); a day whose theoretical RTP lies outside its interval is a diamond, an
+    interval cut at the top of the chart has a triangle there. The x-axis spans the days that have
+    figures; a day without any is a gap in the lines."""
+    shown = days_with_figures(points)
+    if not shown:
+        raise ValueError("A trend needs a day with figures.")
+    positions = list(range(len(shown)))
+    with _drawing, matplotlib.rc_context(STYLE):
+        figure = Figure(figsize=(WIDTH_INCHES, TREND_HEIGHT_INCHES), layout="constrained")
+        axes = figure.add_subplot()
+        observed = axes.plot(
+            positions,
+            [_value(p.observed) for p in shown],
+            color=BLUE,
+            linewidth=1.4,
+            marker="o",
+            markersize=3 if len(shown) > 31 else 4,
+            label="observed",
+            zorder=3,
         )
-    chart = {
-        "width": width,
-        "height": height,
-        "title": title,
-        "title_x": _at(0),
-        "title_y": _at(TITLE_Y),
-        "legend": _legend([("hits", "hits"), ("expected", "expected")], right=width),
-        "legend_y": _at(TITLE_Y - 4),
-        "rows": chart_rows,
-        "bars_x": _at(label_width),
-        "label_x": _at(label_width - 6),
-        "note_x": _at(label_width + 4),
-        "empty_y": _at(top + 12),
-        "axis": {"x": _at(label_width), "y1": _at(top - 2), "y2": _at(height - 4)},
-    }
-    return render_to_string("reports/charts/pattern_hits.svg", chart)
+        legend = [*observed]
+        if any(p.theoretical is not None for p in shown):
+            legend.append(
+                axes.stairs(  # level across each day, as the band is: it changes only with the configuration
+                    [_value(p.theoretical) for p in shown],
+                    [x - 0.5 for x in [*positions, len(shown)]],
+                    baseline=None,
+                    color=INK,
+                    linestyle=(0, (4, 2.5)),
+                    linewidth=1.1,
+                    label="theoretical",
+                    zorder=2,
+                )
+            )
+        banded = [
+            (x, p) for x, p in zip(positions, shown, strict=True) if p.low is not None and p.high is not None
+        ]
+        if banded:
+            band = axes.bar(
+                [x for x, _ in banded],
+                [float(p.high - p.low) for _, p in banded],
+                bottom=[float(p.low) for _, p in banded],
+                width=1.0 if len(shown) > FEW_DAYS else 0.5,  # a few days: a block each, not a band
+                color=SKY,
+                alpha=0.45,
+                linewidth=0,
+                label="99% interval",
+                zorder=1,
+            )
+            for block in band:
+                block.sticky_edges.y.clear()  # the axis keeps a margin below the lowest interval
+            legend.append(band)
+        outside = [
+            (x, p) for x, p in zip(positions, shown, strict=True) if p.outside and p.observed is not None
+        ]
+        if outside:
+            legend += axes.plot(
+                [x for x, _ in outside],
+                [float(p.observed) for _, p in outside],
+                linestyle="none",
+                marker="D",
+                markersize=6.5,
+                markerfacecolor=VERMILION,
+                markeredgecolor="white",
+                markeredgewidth=0.8,
+                label="outside 99%",
+                zorder=4,
+            )
+        cut = _fit_height(axes, shown)
+        if cut:
+            legend += axes.plot(
+                [positions[index] for index in cut],
+                [axes.get_ylim()[1]] * len(cut),
+                linestyle="none",
+                marker="^",
+                markersize=5,
+                color=BLUE,
+                clip_on=False,
+                label="interval above",
+                zorder=4,
+            )
+        axes.set_xlim(-0.5, len(shown) - 0.5)
+        ticks = _day_ticks(len(shown))
+        axes.set_xticks(ticks, [day_label(shown[index].day) for index in ticks])
+        axes.yaxis.set_major_locator(MaxNLocator(nbins=5))
+        axes.yaxis.set_major_formatter(FuncFormatter(percent_label))
+        axes.grid(axis="y", color=GRID, linewidth=0.6)
+        axes.set_axisbelow(True)
+        axes.spines[["top", "right"]].set_visible(False)
+        axes.tick_params(length=3, width=0.6)
+        _title(figure, title)
+        figure.legend(handles=legend, loc="outside lower center", ncols=len(legend) if len(legend) < 5 else 3)
+        return _drawn(figure)
+
+
+def pattern_hits_svg(rows: list[PatternHits], *, title: str) -> DrawnChart:
+    """Hits per pattern (solid bars) against the number expected from the exact odds (lighter,
+    hatched bars), a pair per pattern, each with its number; "odds not known" where none is expected,
+    and a pattern whose hits are unlikely marked beside its number."""
+    if not rows:
+        raise ValueError("A hits chart needs a pattern.")
+    height = 1.0 + 0.34 * len(rows)
+    with _drawing, matplotlib.rc_context(STYLE):
+        figure = Figure(figsize=(WIDTH_INCHES, height), layout="constrained")
+        axes = figure.add_subplot()
+        places = [len(rows) - 1 - index for index in range(len(rows))]  # the first pattern on top
+        hits = axes.barh(
+            [y + 0.2 for y in places], [row.hits for row in rows], height=0.38, color=BLUE, label="hits"
+        )
+        numbers = axes.bar_label(
+            hits,
+            labels=[f"{row.hits:,}" + ("  low p-value" if row.unlikely else "") for row in rows],
+            padding=3,
+            fontsize=8.5,
+        )
+        for number, row in zip(numbers, rows, strict=True):
+            if row.unlikely:
+                number.set(color=VERMILION, fontweight="bold")
+        known = [(y, row) for y, row in zip(places, rows, strict=True) if row.expected is not None]
+        expected = axes.barh(
+            [y - 0.2 for y, _ in known],
+            [row.expected for _, row in known],
+            height=0.38,
+            color=ORANGE,
+            hatch="////",
+            edgecolor="white",
+            linewidth=0,
+            label="expected",
+        )
+        axes.bar_label(expected, labels=[row.expected_text for _, row in known], padding=3, fontsize=8.5)
+        for y, row in zip(places, rows, strict=True):
+            if row.expected is None:
+                axes.annotate(
+                    "odds not known",
+                    (0, y - 0.2),
+                    xytext=(4, 0),
+                    textcoords="offset points",
+                    verticalalignment="center",
+                    fontsize=8.5,
+                    color=MUTED,
+                )
+        largest = max([row.hits for row in rows] + [row.expected for _, row in known] + [1])
+        axes.set_xlim(0, largest * 1.3)
+        axes.set_ylim(-0.6, len(rows) - 0.4)
+        axes.set_yticks(places, [row.pattern for row in rows])
+        axes.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+        axes.grid(axis="x", color=GRID, linewidth=0.6)
+        axes.set_axisbelow(True)
+        axes.spines[["top", "right"]].set_visible(False)
+        axes.tick_params(length=3, width=0.6)
+        _title(figure, title)
+        figure.legend(loc="outside lower center", ncols=2)
+        return _drawn(figure)
+
+
+def _fit_height(axes, shown: list[TrendPoint]) -> list[int]:
+    """Set the y-axis to the observed and theoretical RTP and the intervals, but no higher than
+    HEADROOM times the highest RTP: a side option's interval of a quiet day can reach ten times its
+    RTP and would flatten the lines. Returns the days whose interval goes on above the top."""
+    rtps = [float(value) for p in shown for value in (p.observed, p.theoretical) if value is not None]
+    lows = [float(p.low) for p in shown if p.low is not None]
+    highs = [float(p.high) for p in shown if p.high is not None]
+    bottom, top = min(rtps + lows), max(rtps + highs)
+    if max(rtps) > 0:
+        top = min(top, HEADROOM * max(rtps))
+    margin = (top - bottom) * 0.06 or 1.0
+    axes.set_ylim(bottom - margin, top + margin)
+    return [index for index, p in enumerate(shown) if p.high is not None and float(p.high) > top + margin]
+
+
+def _title(figure: Figure, title: str) -> None:
+    """Above the plot, from the figure's left edge: the room of the whole width (two lines if need be)."""
+    figure.suptitle(
+        "\n".join(textwrap.wrap(title, TITLE_CHARACTERS)),
+        x=0.01,
+        horizontalalignment="left",
+        fontsize=10,
+        fontweight="bold",
+    )
+
+
+def _value(value: Decimal | None) -> float:
+    return nan if value is None else float(value)
+
+
+def _day_ticks(days: int) -> list[int]:
+    """Every day up to a week; beyond, at most about seven labels a round number of days apart,
+    counted back from the last day so that the report's own day is labelled."""
+    step = next((step for step in (1, 2, 5, 7, 14, 30) if ceil(days / step) <= 7), 30)
+    return sorted(range(days - 1, -1, -step))
+
+
+def _drawn(figure: Figure) -> DrawnChart:
+    width, height = figure.get_size_inches()
+    output = io.StringIO()
+    figure.savefig(output, format="svg", metadata=SVG_METADATA)
+    return DrawnChart(
+        svg=output.getvalue(),
+        width=round(width * CSS_PIXELS_PER_INCH),
+        height=round(height * CSS_PIXELS_PER_INCH),
+    )

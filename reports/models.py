@@ -66,6 +66,11 @@ class ReportRun(models.Model):
         help_text="The newer succeeded run of the same day that replaced this one as the day's report.",
     )
     superseded_at = models.DateTimeField(null=True, blank=True)
+    figures_only = models.BooleanField(
+        default=False,
+        help_text="The run stores its figures and nothing else: no charts, no PDFs (the earlier days "
+        "`make demo` plays, for the trend of the day it reports).",
+    )
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -249,3 +254,54 @@ class ReportDocument(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.day} (run {self.run_id})"
+
+
+class ChartSubject(models.TextChoices):
+    TREND = "trend", "RTP trend of a bet kind at a table"
+    HITS = "hits", "Hits per pattern of a side option against expected"
+
+
+# The gaming days up to a run's that its trend charts cover: the pages offer each, the PDF the first.
+TREND_WINDOWS = (30, 90)
+
+
+class ReportChart(models.Model):
+    """A chart one run of the daily job drew (reports.run_charts) and keeps: the pages serve its SVG
+    as it is and the PDFs embed the same, so no request draws one. A run's charts never change. A
+    chart with nothing to draw (a trend of one day, an option without patterns) keeps a message
+    instead of an SVG."""
+
+    run = models.ForeignKey(ReportRun, on_delete=models.PROTECT, related_name="charts")
+    subject = models.CharField(max_length=8, choices=ChartSubject.choices)
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=24)
+    window_days = models.PositiveSmallIntegerField(
+        help_text="A trend: the gaming days up to the run's it covers (TREND_WINDOWS). Hits: 1, the day."
+    )
+    days = models.PositiveSmallIntegerField(help_text="The days of the window with figures: its history.")
+    position = models.PositiveSmallIntegerField(
+        help_text="Its place among the run's charts of its subject and window: by table, then bet kind."
+    )
+    title = models.CharField(max_length=200)
+    description = models.TextField(help_text="What the chart shows, in words: the image's alternative text.")
+    message = models.CharField(
+        max_length=200, blank=True, help_text="Why nothing is drawn; empty when there is an SVG."
+    )
+    svg = models.TextField(blank=True)
+    width = models.PositiveSmallIntegerField(default=0, help_text="In CSS pixels, as the page shows it.")
+    height = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["run", "subject", "window_days", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "subject", "window_days", "table", "kind"], name="report_chart_once_per_run"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def drawn(self) -> bool:
+        return not self.message

@@ -11,12 +11,13 @@ names the run (its number that day, trigger, who started it, when, the checksum 
 the corrections of the day recorded after it started, as the PDF was made.
 """
 
+import base64
 import hashlib
 import os
 import tempfile
 import tomllib
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -25,7 +26,6 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.safestring import SafeString
 
 from config.gaming_day import GamingDay
 from config.money import money_text
@@ -35,38 +35,45 @@ from tables.choices import Game
 from tables.forms import pattern_label
 from tables.models import Table
 
-from .charts import TrendPoint, pattern_hits_svg, rtp_trend_svg
 from .models import (
+    TREND_WINDOWS,
+    ChartSubject,
     DailyExposure,
     DailyFigures,
     DailyTableSummary,
     IntervalMethod,
+    ReportChart,
     ReportDocument,
     ReportKind,
     ReportRun,
 )
-from .records import CURRENT_ROWS, run_standing
+from .records import run_standing
 
 TEMPLATES = {
     ReportKind.DAILY_RTP: "reports/pdf/daily_rtp.html",
     ReportKind.EXPOSURE: "reports/pdf/exposure.html",
 }
-TREND_DAYS = 30
-TREND_KIND = "main"
+TREND_DAYS = TREND_WINDOWS[0]
 KIND_ORDER = {kind: position for position, kind in enumerate(BET_KINDS)}
 
 
 def documents_render(run: ReportRun) -> list[ReportDocument]:
-    """Both reports of the run's gaming day, written and recorded as the run's own."""
+    """Both reports of the run's gaming day, written and recorded as the run's own; none for a run of
+    figures only."""
+    if run.figures_only:
+        return []
     return [document_render(run, kind) for kind in ReportKind.values]
 
 
 def document_render(run: ReportRun, kind: str) -> ReportDocument:
-    from weasyprint import HTML
+    from weasyprint import HTML, URLFetcher
 
     generated_at = timezone.now()
     html = report_html(run, kind, generated_at=generated_at)
-    rendered = HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=_nothing_fetched).render()
+    # A report loads nothing from outside itself: its CSS is inline, its charts data: URLs. Any other
+    # URL stops the rendering.
+    data_only = URLFetcher(allowed_protocols=("data",), fail_on_errors=True)
+    rendered = HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=data_only).render()
     content = rendered.write_pdf()
     relative = document_path(run, kind)
     _write_atomically(Path(settings.PITBOSS_REPORTS_DIR) / relative, content)
@@ -103,11 +110,6 @@ def report_html(run: ReportRun, kind: str, *, generated_at: datetime | None = No
     else:
         context.update(_exposure(run))
     return render_to_string(TEMPLATES[kind], context)
-
-
-def _nothing_fetched(url: str, *args, **kwargs):
-    """A report loads nothing: its CSS and charts are inside the HTML."""
-    raise ValueError(f"Report PDFs load nothing from outside the document: {url}")
 
 
 def _write_atomically(path: Path, content: bytes) -> None:
@@ -187,8 +189,34 @@ def interval_text(low: Decimal | None, high: Decimal | None) -> str:
 METHOD_WORDS = {IntervalMethod.NORMAL: "normal", IntervalMethod.LOG: "log"}
 
 
-def _kind_order(kind: str) -> int:
+def kind_order(kind: str) -> int:
     return KIND_ORDER.get(kind, len(KIND_ORDER))
+
+
+@dataclass(frozen=True)
+class ChartImage:
+    """A stored chart as the PDF shows it: its SVG as a data: URL, or the message drawn instead."""
+
+    title: str
+    description: str
+    message: str
+    source: str
+    days: int
+    window: int
+
+
+def chart_image(chart: ReportChart) -> ChartImage:
+    source = ""
+    if chart.drawn:
+        source = "data:image/svg+xml;base64," + base64.b64encode(chart.svg.encode()).decode("ascii")
+    return ChartImage(
+        title=chart.title,
+        description=chart.description,
+        message=chart.message,
+        source=source,
+        days=chart.days,
+        window=chart.window_days,
+    )
 
 
 # --- the daily RTP report ------------------------------------------------------------------------
@@ -222,7 +250,7 @@ class TableSection:
     summary: DailyTableSummary | None = None
     figures: list[FiguresRow] = field(default_factory=list)
     findings: list[tuple[str, str, int]] = field(default_factory=list)  # (code, meaning, count)
-    trend_chart: SafeString | None = None
+    trend_charts: list[ChartImage] = field(default_factory=list)
 
     @property
     def rtp_flags(self) -> list[str]:
@@ -270,9 +298,8 @@ def _figures_row(figures: DailyFigures, label: str) -> FiguresRow:
 
 
 def _daily_rtp(run: ReportRun) -> dict:
-    day = run.day
     rows = list(DailyFigures.objects.filter(run=run))
-    rows.sort(key=lambda row: (row.game, row.currency, row.table_code, _kind_order(row.kind)))
+    rows.sort(key=lambda row: (row.game, row.currency, row.table_code, kind_order(row.kind)))
     summaries = {summary.table_id: summary for summary in DailyTableSummary.objects.filter(run=run)}
     table_ids = {row.table_id for row in rows if row.table_id is not None} | set(summaries)
     sections = {
@@ -298,12 +325,8 @@ def _daily_rtp(run: ReportRun) -> dict:
             )
         else:
             sections[row.table_id].figures.append(_figures_row(row, kind_label(row.kind)))
-    trends = _trends(run, list(sections))
-    for table_id, section in sections.items():
-        section.trend_chart = rtp_trend_svg(
-            trends[table_id],
-            title=f"{section.code}: observed RTP of the main bet, {TREND_DAYS} gaming days to {day}",
-        )
+    for chart in ReportChart.objects.filter(run=run, subject=ChartSubject.TREND, window_days=TREND_DAYS):
+        sections[chart.table_id].trend_charts.append(chart_image(chart))
     tables = list(sections.values())
     return {
         "tables": tables,
@@ -313,43 +336,6 @@ def _daily_rtp(run: ReportRun) -> dict:
         "outside_99_count": sum(row.outside_99 for section in tables for row in section.figures),
         "methods": [(METHOD_WORDS[method], method.label) for method in IntervalMethod],
     }
-
-
-def _trends(run: ReportRun, table_ids: list[int]) -> dict[int, list[TrendPoint]]:
-    """Each table's main bet over the TREND_DAYS gaming days up to the run's, a point per day: the
-    run's own figures that day, each earlier day's current run's."""
-    day = run.day
-    days = [day - timedelta(days=back) for back in range(TREND_DAYS - 1, -1, -1)]
-    stored = {
-        (row.table_id, row.day): row
-        for row in DailyFigures.objects.filter(
-            CURRENT_ROWS, table_id__in=table_ids, kind=TREND_KIND, day__gte=days[0], day__lt=day
-        )
-    }
-    stored |= {
-        (row.table_id, row.day): row
-        for row in DailyFigures.objects.filter(run=run, table_id__in=table_ids, kind=TREND_KIND)
-    }
-    trends = {}
-    for table_id in table_ids:
-        points = []
-        for each in days:
-            row = stored.get((table_id, each))
-            if row is None:
-                points.append(TrendPoint(day=each))
-            else:
-                points.append(
-                    TrendPoint(
-                        day=each,
-                        observed=row.observed_rtp,
-                        low=row.ci99_low,
-                        high=row.ci99_high,
-                        theoretical=row.theoretical_rtp,
-                        outside=row.outside_99,
-                    )
-                )
-        trends[table_id] = points
-    return trends
 
 
 # --- the side-option exposure report -------------------------------------------------------------
@@ -377,7 +363,7 @@ def is_unlikely(hit: dict) -> bool:
     return hit.get("p_value") is not None and float(hit["p_value"]) < UNLIKELY
 
 
-def _exposure_row(exposure: DailyExposure) -> dict:
+def _exposure_row(exposure: DailyExposure, chart: ReportChart | None) -> dict:
     currency = exposure.currency
     # Expected hits and p-values are unknown (None) where a version's exact odds were not worked out.
     patterns = [
@@ -415,19 +401,22 @@ def _exposure_row(exposure: DailyExposure) -> dict:
             for player in exposure.top_players[:10]
         ],
         "patterns": patterns,
-        "chart": pattern_hits_svg(
-            patterns,
-            title=f"{exposure.table.code} {kind_label(exposure.kind)}: hits per pattern against expected",
-        ),
+        "chart": None if chart is None else chart_image(chart),
     }
 
 
 def _exposure(run: ReportRun) -> dict:
     rows = list(DailyExposure.objects.filter(run=run).select_related("table"))
-    rows.sort(key=lambda row: (_kind_order(row.kind), row.table.code))
+    rows.sort(key=lambda row: (kind_order(row.kind), row.table.code))
+    charts = {
+        (chart.table_id, chart.kind): chart
+        for chart in ReportChart.objects.filter(run=run, subject=ChartSubject.HITS)
+    }
     options: dict[str, list[dict]] = {}
     for row in rows:
-        options.setdefault(kind_label(row.kind), []).append(_exposure_row(row))
+        options.setdefault(kind_label(row.kind), []).append(
+            _exposure_row(row, charts.get((row.table_id, row.kind)))
+        )
     tables = sorted(
         {(row.table.code, row.table.name, row.table.get_game_display(), row.currency) for row in rows}
     )

@@ -28,8 +28,10 @@ DAY_LOCK_CLASS = 6001
 
 
 @transaction.atomic
-def report_run_start(*, day: date, trigger: str, started_by=None) -> ReportRun:
+def report_run_start(*, day: date, trigger: str, started_by=None, figures_only: bool = False) -> ReportRun:
     """Record a run of the daily job for a closed gaming day and queue the job once it commits.
+    `figures_only`: the run stores the day's figures and draws no chart, makes no PDF (`make demo`'s
+    earlier days, there for the trend of the day it reports).
 
     Refused (ValidationError naming `day`) for a day that has not closed yet and for a day whose
     figures a run is computing right now."""
@@ -58,6 +60,7 @@ def report_run_start(*, day: date, trigger: str, started_by=None) -> ReportRun:
         started_by=started_by,
         time_zone=settings.PITBOSS_GAMING_DAY_TIME_ZONE,
         cutoff=settings.PITBOSS_GAMING_DAY_CUTOFF,
+        figures_only=figures_only,
     )
     from .tasks import daily_report_job  # the tasks call these services
 

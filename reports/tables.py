@@ -1,11 +1,9 @@
 import django_tables2 as tables
-from django.urls import reverse
-from django.utils.http import urlencode
 
-from config.listing import BadgeColumn, CellColumn, MoneyColumn, UtcDateTimeColumn
+from config.listing import BadgeColumn, CellColumn, LocalTimeColumn, MoneyColumn
 from rounds.engine.rules import kind_label
 from tables.choices import Game
-from tables.templatetags.pitboss import utc_text
+from tables.templatetags.pitboss import local_time
 
 from .models import (
     DailyExposure,
@@ -253,7 +251,7 @@ class ReportDocumentTable(tables.Table):
     pages = tables.Column(attrs=NUMBER)
     size = tables.Column("Size", attrs=NUMBER)
     sha256 = tables.Column("SHA-256", attrs={"td": {"class": "mono small"}})
-    generated_at = UtcDateTimeColumn("Made")
+    generated_at = LocalTimeColumn("Made")
     run = CellColumn("Run", accessor="run__pk", template_name="cells/report_run.html")
     download = tables.Column(
         "",
@@ -283,21 +281,14 @@ class ReportDocumentTable(tables.Table):
         return "Download PDF"
 
 
-def figures_url(record) -> str | None:
-    """`linkify` of a run: a succeeded run's figures (the daily report of that run)."""
-    if record.status != "succeeded":
-        return None
-    return f"{reverse('reports:daily_report')}?{urlencode({'run': record.pk})}"
-
-
 class ReportRunTable(tables.Table):
-    # A succeeded run links to its figures.
-    id = tables.Column("Run", attrs=NUMBER, linkify=figures_url)
+    # Each run links to its page: its progress, its figures and its PDFs.
+    id = tables.Column("Run", attrs=NUMBER, linkify=("reports:run_detail", [tables.A("pk")]))
     day = tables.DateColumn(format="Y-m-d")
     number = tables.Column("Of the day", attrs=NUMBER)
     started_by = tables.Column("By", default="—")
-    started_at = UtcDateTimeColumn("Started")
-    finished_at = UtcDateTimeColumn("Finished", default="—")
+    started_at = LocalTimeColumn("Started")
+    finished_at = LocalTimeColumn("Finished", default="—")
     seconds = tables.Column("Seconds", attrs=NUMBER, orderable=False, empty_values=())
     status = BadgeColumn()
     superseded_by = CellColumn(
@@ -305,7 +296,7 @@ class ReportRunTable(tables.Table):
         accessor="superseded_by_id",
         template_name="cells/superseded_by.html",
         default="—",
-        context=lambda value, record: {"at": utc_text(record.superseded_at)},
+        context=lambda value, record: {"at": local_time(record.superseded_at)},
     )
     # The start of the checksum; all of it when pointed at, and in the CSV.
     figures_sha256 = CellColumn(

@@ -4,9 +4,9 @@ The job for one run (one gaming day) fans out one task per table and gathers the
 
     daily_report_job(run_id)
       └─ chord(group(daily_report_table(run_id, table_id) for every table),
-               daily_report_finish(table_results, run_id))   totals, figures' checksum, both PDFs,
-                                                             run succeeded (the day's earlier runs
-                                                             superseded)
+               daily_report_finish(table_results, run_id))   totals, figures' checksum, the charts,
+                                                             both PDFs, run succeeded (the day's
+                                                             earlier runs superseded)
 
 Every task can run twice without harm: each replaces its run's rows (and files) rather than adding
 to them; another run's are never touched. On a worker, a database OperationalError is retried with
@@ -138,6 +138,7 @@ def daily_report_finish(self, table_codes: list, run_id: int) -> dict | None:
     run marked succeeded."""
     from .daily import totals_compute
     from .pdf import documents_render
+    from .run_charts import report_charts_draw
 
     step = _Step("Totals per game and currency")
     with _failure_recorded(self, run_id, step):
@@ -147,6 +148,8 @@ def daily_report_finish(self, table_codes: list, run_id: int) -> dict | None:
         totals_compute(day=run.day, run=run)
         step.name = "Checksum of the figures"
         run.figures_sha256 = report_run_figures_seal(run_id=run_id)
+        step.name = "Charts"
+        report_charts_draw(run)
         step.name = "PDFs"
         documents = documents_render(run)
         report_run_finish(run_id=run_id)

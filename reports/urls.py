@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import run_views, views
 
 app_name = "reports"
 urlpatterns = [
@@ -9,5 +9,7 @@ urlpatterns = [
     path("exposure/", views.ExposureReportView.as_view(), name="exposure_report"),
     path("runs/", views.ReportRunListView.as_view(), name="run_list"),
     path("runs/new/", views.ReportRunStartView.as_view(), name="run_start"),
+    path("runs/<int:pk>/", run_views.ReportRunDetailView.as_view(), name="run_detail"),
     path("documents/<int:pk>/pdf/", views.DocumentDownloadView.as_view(), name="document_download"),
+    path("charts/<int:pk>.svg", views.ReportChartView.as_view(), name="chart"),
 ]

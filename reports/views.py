@@ -18,10 +18,14 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.csp import CSP
+from django.utils.decorators import method_decorator
 from django.views import View
+from django.views.decorators.csp import csp_override
 from django.views.generic import FormView
 
 from config.filters import positive_number
@@ -36,7 +40,17 @@ from .filtersets import (
     ReportDocumentFilterSet,
     ReportRunFilterSet,
 )
-from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun, RunTrigger
+from .models import (
+    TREND_WINDOWS,
+    ChartSubject,
+    DailyExposure,
+    DailyFigures,
+    DailyTableSummary,
+    ReportChart,
+    ReportDocument,
+    ReportRun,
+    RunTrigger,
+)
 from .records import current_run, latest_current_run, run_standing
 from .tables import (
     DailyExposureTable,
@@ -108,7 +122,27 @@ class DailyReportView(OneRunMixin, FilteredListView):
         if self.report_run is not None:
             summaries = DailyTableSummary.objects.filter(run=self.report_run).select_related("table")
             context["summary_table"] = DailyTableSummaryTable(summaries, orderable=False)
+            context.update(self.trend_context())
         return context
+
+    def trend_context(self) -> dict:
+        """The run's stored trend charts of one window (`?trend=`, 30 days by default), of the tables
+        and kinds the filter names, and a link to each window."""
+        window = positive_number(self.request.GET.get("trend"))
+        window = window if window in TREND_WINDOWS else TREND_WINDOWS[0]
+        charts = stored_charts(self.report_run, ChartSubject.TREND).filter(window_days=window)
+        form = self.filterset.form
+        if form.is_valid():
+            if form.cleaned_data.get("table"):
+                charts = charts.filter(table__code=form.cleaned_data["table"])
+            if form.cleaned_data.get("kind"):
+                charts = charts.filter(kind__in=form.cleaned_data["kind"])
+        links = []
+        for days in TREND_WINDOWS:
+            query = self.request.GET.copy()
+            query["trend"] = str(days)
+            links.append({"days": days, "query": query.urlencode(), "current": days == window})
+        return {"trend_window": window, "trend_links": links, "trend_charts": list(charts)}
 
 
 class ExposureReportView(OneRunMixin, FilteredListView):
@@ -119,6 +153,60 @@ class ExposureReportView(OneRunMixin, FilteredListView):
     template_name = "reports/exposure_report.html"
     title = "Side-option exposure report"
     export_name = "side-option-exposure"
+
+    def get_context_data(self, **kwargs):
+        """Each exposure row of the page with the hits chart its run stored for it."""
+        context = super().get_context_data(**kwargs)
+        charts = {}
+        if self.report_run is not None:
+            charts = {
+                (chart.table_id, chart.kind): chart
+                for chart in stored_charts(self.report_run, ChartSubject.HITS)
+            }
+        context["panels"] = [
+            (row.record, charts.get((row.record.table_id, row.record.kind)))
+            for row in context["table"].page.object_list
+        ]
+        return context
+
+
+def stored_charts(run: ReportRun, subject: str):
+    """A run's charts of one subject, in their order, without their SVG (served apart)."""
+    return ReportChart.objects.filter(run=run, subject=subject).select_related("table").defer("svg")
+
+
+# A chart's SVG, opened on its own, runs nothing and loads nothing: matplotlib's inline styles only.
+CHART_CSP = {"default-src": [CSP.NONE], "style-src": [CSP.UNSAFE_INLINE]}
+# A run's charts never change (a run again is a new run with charts of its own).
+CHART_MAX_AGE = 365 * 24 * 3600
+
+
+@method_decorator(csp_override(CHART_CSP), name="dispatch")
+class ReportChartView(LoginRequiredMixin, PermissionRequiredMixin, View):
+    """A chart's SVG as the run's job drew and stored it: nothing is drawn here. A trend needs what
+    the daily report page needs, a hits chart what the exposure page needs. Kept by the browser
+    (private: it needs a login) for a year."""
+
+    model = ReportChart
+    permission_required = ("reports.view_dailyfigures", "reports.view_dailyexposure")
+    subject_permissions = {
+        ChartSubject.TREND: "reports.view_dailyfigures",
+        ChartSubject.HITS: "reports.view_dailyexposure",
+    }
+
+    @cached_property
+    def chart(self) -> ReportChart:
+        return get_object_or_404(self.model, pk=self.kwargs["pk"])
+
+    def has_permission(self) -> bool:
+        return self.request.user.has_perm(self.subject_permissions[self.chart.subject])
+
+    def get(self, request, pk: int):
+        if not self.chart.drawn:
+            raise Http404(self.chart.message)
+        response = HttpResponse(self.chart.svg, content_type="image/svg+xml")
+        patch_cache_control(response, private=True, max_age=CHART_MAX_AGE, immutable=True)
+        return response
 
 
 class ReportArchiveView(FilteredListView):
@@ -175,7 +263,7 @@ class ReportRunStartView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
             add_service_errors(form, error)
             return self.form_invalid(form)
         messages.success(self.request, f"Run {run.pk} for {run.day} started.")
-        return redirect(reverse("reports:run_list"))
+        return redirect(reverse("reports:run_detail", args=[run.pk]))
 
 
 def document_file_response(document: ReportDocument) -> HttpResponse:

@@ -21,6 +21,13 @@ class RoundsConfig(AppConfig):
 
         if OPEN_INCIDENTS not in table_alert_sources:
             table_alert_sources.append(OPEN_INCIDENTS)
+        # ... and the table page links the table's rounds today and its incidents.
+        from tables.selectors import table_panels
+
+        from .table_panels import ROUNDS_TODAY
+
+        if ROUNDS_TODAY not in table_panels:
+            table_panels.append(ROUNDS_TODAY)
         # ... and the player page (limits) shows the player's limit breaches.
         from limits.player_panels import player_panels
 

@@ -5,10 +5,12 @@ import django_filters
 from django.db.models import Exists, F, OuterRef, Q
 
 from config.filters import UtcDateTimeFilter
+from rounds.engine.rules import BET_KIND_LABELS
 from tables.choices import Game
+from tables.templatetags.pitboss import zoned_label
 
 from .choices import FindingCode, IncidentKind, IncidentStatus, ProposalStatus, RoundStatus
-from .models import Bet, Finding, Incident, Resettlement, Round, Void
+from .models import Bet, Finding, Incident, Refund, Resettlement, Round, Void
 from .outcome import RoundOutcome, outcome_q
 from .selectors import breached_limit
 
@@ -31,8 +33,12 @@ class RoundFilterSet(django_filters.FilterSet):
     table = django_filters.CharFilter(field_name="table__code", label="Table code")
     game = django_filters.MultipleChoiceFilter(field_name="table__game", choices=Game.choices)
     day = django_filters.DateFilter(field_name="gaming_day", label="Gaming day")
-    opened_after = UtcDateTimeFilter(field_name="opened_at", lookup_expr="gte", label="Opened from (UTC)")
-    opened_before = UtcDateTimeFilter(field_name="opened_at", lookup_expr="lt", label="Opened before (UTC)")
+    opened_after = UtcDateTimeFilter(
+        field_name="opened_at", lookup_expr="gte", label=zoned_label("Opened from")
+    )
+    opened_before = UtcDateTimeFilter(
+        field_name="opened_at", lookup_expr="lt", label=zoned_label("Opened before")
+    )
     player = django_filters.CharFilter(method="by_player", label="Player id")
     outcome = outcome_filter()
     status = django_filters.MultipleChoiceFilter(choices=RoundStatus.choices, label="Status sent")
@@ -63,10 +69,10 @@ class BetFilterSet(django_filters.FilterSet):
     kind = django_filters.CharFilter()
     day = django_filters.DateFilter(field_name="round__gaming_day", label="Gaming day")
     placed_after = UtcDateTimeFilter(
-        field_name="round__opened_at", lookup_expr="gte", label="Placed from (UTC)"
+        field_name="round__opened_at", lookup_expr="gte", label=zoned_label("Placed from")
     )
     placed_before = UtcDateTimeFilter(
-        field_name="round__opened_at", lookup_expr="lt", label="Placed before (UTC)"
+        field_name="round__opened_at", lookup_expr="lt", label=zoned_label("Placed before")
     )
     differs = django_filters.BooleanFilter(method="by_difference", label="Computed differs from reported")
     outcome = outcome_filter("round__")
@@ -110,9 +116,25 @@ class IncidentFilterSet(django_filters.FilterSet):
     table = django_filters.CharFilter(field_name="table__code", label="Table code")
     kind = django_filters.MultipleChoiceFilter(choices=IncidentKind.choices)
     status = django_filters.MultipleChoiceFilter(choices=IncidentStatus.choices)
-    opened_after = UtcDateTimeFilter(field_name="opened_at", lookup_expr="gte", label="Opened from (UTC)")
-    opened_before = UtcDateTimeFilter(field_name="opened_at", lookup_expr="lt", label="Opened before (UTC)")
+    opened_after = UtcDateTimeFilter(
+        field_name="opened_at", lookup_expr="gte", label=zoned_label("Opened from")
+    )
+    opened_before = UtcDateTimeFilter(
+        field_name="opened_at", lookup_expr="lt", label=zoned_label("Opened before")
+    )
 
     class Meta:
         model = Incident
         fields = ["table", "kind", "status"]
+
+
+class RefundFilterSet(django_filters.FilterSet):
+    round = django_filters.CharFilter(field_name="bet__round__round_id", label="Round id")
+    player = django_filters.CharFilter(field_name="bet__player__external_id", label="Player id")
+    kind = django_filters.ChoiceFilter(
+        field_name="bet__kind", label="Bet kind", choices=list(BET_KIND_LABELS.items()), empty_label="Any"
+    )
+
+    class Meta:
+        model = Refund
+        fields = ["round", "player", "kind"]

@@ -6,20 +6,32 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
-from django.db.models import Sum
+from django.db.models import Count, Sum
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path
 from django.views.generic import DetailView, FormView
+from django_tables2 import RequestConfig
 
 from config.forms import ReasonField, add_service_errors
-from config.listing import BadgeColumn, FilteredListView, UtcDateTimeColumn
+from config.listing import (
+    PAGE_SIZE,
+    BadgeColumn,
+    CellColumn,
+    FilteredListView,
+    ListPaginator,
+    LocalTimeColumn,
+    MoneyColumn,
+)
 from config.views import PermissionRequiredMixin
+from rounds.engine.rules import kind_label
 from tables.models import Table
+from tables.templatetags.pitboss import local_time_text
 
 from . import services
 from .choices import IncidentKind, IncidentStatus
-from .filtersets import IncidentFilterSet
-from .models import Incident, Round
+from .filtersets import IncidentFilterSet, RefundFilterSet
+from .models import Incident, Refund, Round
+from .tables import RoundLinks, round_url
 
 
 class IncidentTable(tables.Table):
@@ -34,9 +46,9 @@ class IncidentTable(tables.Table):
         linkify=("rounds:round_detail", [tables.A("round__round_id")]),
     )
     opened_by = tables.Column(default="game server")
-    opened_at = UtcDateTimeColumn()
+    opened_at = LocalTimeColumn()
     closed_by = tables.Column(default="—")
-    closed_at = UtcDateTimeColumn(default="—")
+    closed_at = LocalTimeColumn(default="—")
 
     class Meta:
         model = Incident
@@ -63,6 +75,82 @@ class IncidentListView(FilteredListView):
     title = "Incidents"
     export_name = "incidents"
     actions = (("rounds.add_incident", "rounds:incident_open", "Open an incident"),)
+
+
+class RefundTable(RoundLinks, tables.Table):
+    """An incident's refunds, a bet a row: by round, then as they were recorded."""
+
+    # Sorted by round, then as recorded: a page boundary never falls among equal rows.
+    round = tables.Column(
+        "Round",
+        accessor="bet__round__round_id",
+        order_by=("bet__round__round_id", "id"),
+        linkify=round_url,
+        attrs={"td": {"class": "code nowrap"}},
+    )
+    bet = tables.Column("Bet", accessor="bet__bet_id", attrs={"td": {"class": "code nowrap"}})
+    player = tables.Column("Player", accessor="bet__player__external_id")
+    kind = tables.Column("Kind", accessor="bet__kind")
+    wagered = MoneyColumn("Wagered", accessor="bet__wagered", currency="incident__table__currency")
+    amount = CellColumn(
+        "Refunded",
+        template_name="cells/refund_amount.html",
+        attrs={"th": {"class": "number"}, "td": {"class": "number"}},
+    )
+    currency = tables.Column(accessor="incident__table__currency", visible=False)
+
+    class Meta:
+        model = Refund
+        fields = []
+        sequence = ["round", "bet", "player", "kind", "wagered", "amount", "currency"]
+        order_by = "round"
+        empty_text = "No refund: no round has been cancelled in this incident."
+
+    def render_kind(self, value):
+        return kind_label(value)
+
+    def value_kind(self, value):
+        return value
+
+    def value_amount(self, value):
+        return str(value)
+
+    def value_currency(self, record):
+        return record.incident.table.currency  # the code, not its display name
+
+
+def incident_refunds(incident_id: int):
+    return (
+        Refund.objects.filter(incident_id=incident_id)
+        .select_related("bet__round", "bet__player", "incident__table")
+        .defer("bet__round__document")  # a Boundless round's document is hundreds of kB
+    )
+
+
+class RefundListView(FilteredListView):
+    """Every refund of one incident, filtered by player or bet kind, and exported whole."""
+
+    permission_required = "rounds.view_incident"
+    filterset_class = RefundFilterSet
+    table_class = RefundTable
+    template_name = "rounds/incident_refunds.html"
+
+    def get_queryset(self):
+        self.incident = get_object_or_404(Incident.objects.select_related("table"), pk=self.kwargs["pk"])
+        return incident_refunds(self.incident.pk)
+
+    @property
+    def title(self) -> str:
+        return f"Refunds of incident {self.incident.pk}"
+
+    @property
+    def export_name(self) -> str:
+        return f"incident-{self.incident.pk}-refunds"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["incident"] = self.incident
+        return context
 
 
 class IncidentOpenForm(forms.Form):
@@ -143,7 +231,7 @@ class CancelRoundForm(forms.Form):
             .order_by("-opened_at", "-id")
         )
         field.label_from_instance = lambda r: (
-            f"{r.round_id} — {r.opened_at:%Y-%m-%d %H:%M} UTC, {r.bet_count} bets, sent as cancelled"
+            f"{r.round_id} — {local_time_text(r.opened_at)}, {r.bet_count} bets, sent as cancelled"
             + (f" ({r.get_cancel_reason_display().lower()})" if r.cancel_reason else "")
         )
         field.initial = incident.round.round_id if incident.round_id else None
@@ -167,7 +255,9 @@ class IncidentDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView
     step = None
 
     def get_queryset(self):
-        return Incident.objects.select_related("table", "round", "opened_by", "closed_by")
+        return Incident.objects.select_related("table", "round", "opened_by", "closed_by").defer(
+            "round__document"
+        )
 
     def get_permission_required(self):
         return [STEPS[self.step][0] if self.step else "rounds.view_incident"]
@@ -185,14 +275,17 @@ class IncidentDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         incident = self.object
-        refunds = incident.refunds.select_related("bet__round", "bet__player").order_by("bet__round_id", "id")
+        refunds = RefundTable(incident_refunds(incident.pk), prefix="refunds-")
+        RequestConfig(
+            self.request, paginate={"per_page": PAGE_SIZE, "paginator_class": ListPaginator}
+        ).configure(refunds)
         bound = kwargs.pop("bound", None)
         forms_ = self.forms(incident, bound)
         context.update(
             notes=incident.notes.select_related("author"),
             refunds=refunds,
-            refund_total=refunds.aggregate(total=Sum("amount"))["total"],
-            waiting=services.unrefunded_server_cancelled_rounds(incident),
+            refund_summary=incident.refunds.aggregate(count=Count("id"), total=Sum("amount")),
+            waiting=services.unrefunded_server_cancelled_rounds(incident).defer("document"),
             voids=incident.voids.select_related("round", "proposed_by", "decided_by"),
             # A completed round named by the incident is voided from its page, never cancelled here.
             void_round=incident.round if incident.round_id and incident.round.status == "completed" else None,
@@ -245,6 +338,7 @@ urlpatterns = [
     path("incidents/", IncidentListView.as_view(), name="incident_list"),
     path("incidents/new/", IncidentOpenView.as_view(), name="incident_open"),
     path("incidents/<int:pk>/", IncidentDetailView.as_view(), name="incident_detail"),
+    path("incidents/<int:pk>/refunds/", RefundListView.as_view(), name="incident_refunds"),
     path("incidents/<int:pk>/note/", IncidentDetailView.as_view(step="note"), name="incident_note_add"),
     path("incidents/<int:pk>/resume/", IncidentDetailView.as_view(step="resume"), name="incident_resume"),
     path(

@@ -11,7 +11,7 @@ from django.urls import path
 from django.views.generic import DetailView, FormView
 
 from config.forms import ReasonField, add_service_errors
-from config.listing import BadgeColumn, FilteredListView, UtcDateTimeColumn
+from config.listing import BadgeColumn, FilteredListView, LocalTimeColumn
 from config.views import PermissionRequiredMixin
 
 from . import services
@@ -33,9 +33,9 @@ class ResettlementTable(tables.Table):
     status = BadgeColumn()
     reason = tables.Column(attrs={"td": {"class": "reason"}})
     proposed_by = tables.Column()
-    proposed_at = UtcDateTimeColumn()
+    proposed_at = LocalTimeColumn()
     decided_by = tables.Column(default="—")
-    decided_at = UtcDateTimeColumn(default="—")
+    decided_at = LocalTimeColumn(default="—")
 
     class Meta:
         model = Resettlement

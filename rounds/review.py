@@ -4,6 +4,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from tables.templatetags.pitboss import local_time_text
+
 from .models import Round
 
 
@@ -29,7 +31,7 @@ def round_review(*, round_: Round, reviewed_by, comment: str) -> Round:
         stored = Round.objects.select_related("reviewed_by").get(pk=round_.pk)
         raise ValidationError(
             f"Round {stored.round_id} was already reviewed by {stored.reviewed_by} at "
-            f"{stored.reviewed_at:%Y-%m-%d %H:%M} UTC; the first sign-off is kept.",
+            f"{local_time_text(stored.reviewed_at)}; the first sign-off is kept.",
             code="already_reviewed",
         )
     round_.reviewed_at, round_.reviewed_by, round_.review_comment = now, reviewed_by, comment

@@ -389,6 +389,7 @@ def play_record_bets(player) -> QuerySet:
     return (
         Bet.objects.filter(player=player)
         .select_related("round__table")
+        .defer("round__document")  # a Boundless round's document is hundreds of kB: a row needs none
         .annotate(
             outcome=outcome_expression("round__"),
             adjustment=Subquery(adjusted, output_field=money),

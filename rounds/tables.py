@@ -4,9 +4,9 @@ import django_tables2 as tables
 from django.utils.functional import cached_property
 
 from config.links import ArgumentUrls
-from config.listing import CellColumn, MoneyColumn, UtcDateTimeColumn
+from config.listing import CellColumn, LocalTimeColumn, MoneyColumn
 from rounds.engine.rules import kind_label
-from tables.templatetags.pitboss import utc_text
+from tables.templatetags.pitboss import local_time_text
 
 from .models import Bet, Round
 from .outcome import outcome_label
@@ -57,7 +57,9 @@ class RoundTable(RoundLinks, tables.Table):
     table = tables.Column("Table", accessor="table__code", attrs={"td": {"class": "code"}}, orderable=True)
     shoe = tables.Column("Shoe", accessor="shoe__code", attrs={"td": {"class": "code"}})
     number = tables.Column("No.", attrs=NUMBER)
-    opened_at = UtcDateTimeColumn("Opened (UTC)", orderable=True)
+    # On the page in the user's time zone; in exports in UTC, under a header that says so.
+    opened_at = LocalTimeColumn("Opened", orderable=True, exclude_from_export=True)
+    opened_at_utc = LocalTimeColumn("Opened (UTC)", accessor="opened_at", visible=False)
     outcome = OutcomeColumn()
     # As the game server sent it (never edited): in exports, beside the outcome.
     status = tables.Column("Status sent", visible=False)
@@ -83,7 +85,7 @@ class RoundTable(RoundLinks, tables.Table):
         accessor="reviewed_at",
         template_name="cells/review.html",
         empty_values=(),
-        context=lambda value, record: {"at": utc_text(value)},
+        context=lambda value, record: {"at": local_time_text(value)},
         key=lambda value, record: None if value else ("not reviewed", bool(record.finding_count)),
     )
 
@@ -122,6 +124,7 @@ class RoundTable(RoundLinks, tables.Table):
             "shoe",
             "number",
             "opened_at",
+            "opened_at_utc",
             "outcome",
             "status",
             "players",
@@ -149,7 +152,8 @@ class RoundTable(RoundLinks, tables.Table):
 class PlayRecordTable(RoundLinks, tables.Table):
     """A player's bets, newest first (keyset pages, no re-sorting)."""
 
-    opened_at = UtcDateTimeColumn("Opened (UTC)", accessor="round__opened_at")
+    opened_at = LocalTimeColumn("Opened", accessor="round__opened_at", exclude_from_export=True)
+    opened_at_utc = LocalTimeColumn("Opened (UTC)", accessor="round__opened_at", visible=False)
     round = tables.Column(
         "Round", accessor="round__round_id", linkify=round_url, attrs={"td": {"class": "code"}}
     )
@@ -178,6 +182,7 @@ class PlayRecordTable(RoundLinks, tables.Table):
         fields = []
         sequence = [
             "opened_at",
+            "opened_at_utc",
             "round",
             "table",
             "bet_id",

@@ -20,6 +20,7 @@ from config.gaming_day import gaming_day
 from config.listing import FilteredListView
 from limits.choices import BetKind
 from limits.models import Player
+from tables.templatetags.pitboss import zoned_label
 
 from .filtersets import BetFilterSet, RoundFilterSet
 from .forms import PlayRecordPeriodForm, RoundReviewForm
@@ -48,10 +49,10 @@ YES_NO_ANY = [("", "Any"), ("true", "Yes"), ("false", "No")]
 FILTER_LABELS = {
     "reviewed": "Reviewed",
     "finding": "Finding code",
-    "opened_after": "Opened from (UTC)",
-    "opened_before": "Opened before (UTC)",
-    "placed_after": "Opened from (UTC)",
-    "placed_before": "Opened before (UTC)",
+    "opened_after": zoned_label("Opened from"),
+    "opened_before": zoned_label("Opened before"),
+    "placed_after": zoned_label("Opened from"),
+    "placed_before": zoned_label("Opened before"),
     "differs": "Computed differs",
     "game": "Game",
 }

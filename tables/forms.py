@@ -21,7 +21,7 @@ from rounds.engine.rules import (
 )
 
 from .choices import Currency, Game, TableStatus
-from .templatetags.pitboss import odds_text
+from .templatetags.pitboss import odds_text, zoned_label
 
 AUTO_PLAY_LABELS = {
     "hit_to_12": "Hit to 12, then stand",
@@ -121,7 +121,7 @@ class ConfigurationForm(forms.Form):
                 f"actions {', '.join(STRATEGY_ACTIONS)}.",
             )
         self.fields["valid_from"] = forms.DateTimeField(
-            label="In force from (UTC)",
+            label=zoned_label("In force from"),
             required=False,
             widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
             help_text="Empty: as soon as a second supervisor approves it; a time that has passed by then "

@@ -22,6 +22,7 @@ from .forms import ConfigurationDecisionForm
 from .models import TableConfiguration
 from .proposals import rtp_preview, rule_changes
 from .selectors import configuration_in_force, open_proposal, previous_approved
+from .templatetags.pitboss import local_time_text
 from .views import TableMixin, describe_rules
 
 
@@ -111,6 +112,4 @@ def decided_message(configuration: TableConfiguration) -> str:
     code, version = configuration.table.code, configuration.version
     if configuration.status == ConfigurationStatus.REJECTED:
         return f"{code}: version {version} rejected; it never comes into force."
-    return (
-        f"{code}: version {version} approved, in force from {configuration.valid_from:%Y-%m-%d %H:%M:%S} UTC."
-    )
+    return f"{code}: version {version} approved, in force from {local_time_text(configuration.valid_from)}."

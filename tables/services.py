@@ -15,6 +15,7 @@ from .choices import ConfigurationStatus, Currency, Game, TableStatus
 from .models import ConfigurationOdds, Table, TableConfiguration, TableStatusChange
 from .odds import configuration_odds_schedule
 from .selectors import latest_approved, latest_version, open_proposal, previous_approved
+from .templatetags.pitboss import local_time_text
 
 # Checks another app adds (apps depend downwards: tables never imports them). Each is called as
 # `guard(table, new_status)` before a status change and returns a message to refuse it, or None.
@@ -131,7 +132,7 @@ def configuration_propose(
         errors["valid_from"] = ["A new version cannot start in the past: choose a later time, or none."]
     elif base.valid_from >= (valid_from or now):
         errors["valid_from"] = [
-            f"Version {base.version} starts {base.valid_from:%Y-%m-%d %H:%M:%S} UTC: "
+            f"Version {base.version} starts {local_time_text(base.valid_from)}: "
             "the new version must start after it."
         ]
     changeable = ", ".join(sorted(CHANGEABLE_RULES))
@@ -230,7 +231,7 @@ def configuration_approve(
     if base is not None and configuration.valid_from <= base.valid_from:
         raise ValidationError(
             {
-                "__all__": f"Version {base.version} starts later ({base.valid_from:%Y-%m-%d %H:%M} UTC): "
+                "__all__": f"Version {base.version} starts later ({local_time_text(base.valid_from)}): "
                 "this one cannot come into force before it; reject it."
             }
         )

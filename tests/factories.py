@@ -70,7 +70,14 @@ def player(external_id: str = "P1001", *, currency: str = "EUR", account_type: s
 
 def report_rows(dlx, reports_dir, day=date(2026, 11, 28)) -> dict:
     """One stored row of each report model for `day`, and a PDF file whose checksum matches; their ids."""
-    from reports.models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun
+    from reports.models import (
+        DailyExposure,
+        DailyFigures,
+        DailyTableSummary,
+        ReportChart,
+        ReportDocument,
+        ReportRun,
+    )
 
     run = ReportRun.objects.create(
         day=day, trigger="command", time_zone="Europe/Malta", cutoff="06:00", status="succeeded"
@@ -126,10 +133,25 @@ def report_rows(dlx, reports_dir, day=date(2026, 11, 28)) -> dict:
         generated_at=timezone.now(),
         run=run,
     )
+    chart = ReportChart.objects.create(
+        run=run,
+        subject="trend",
+        table=dlx,
+        kind="main",
+        window_days=30,
+        days=2,
+        position=0,
+        title=f"DLX1 Main: RTP, 30 gaming days to {day.isoformat()}",
+        description="Observed RTP of Main at DLX1 on 2 of 30 gaming days.",
+        svg='<svg xmlns="http://www.w3.org/2000/svg" width="360pt" height="187.2pt"><text>DLX1</text></svg>',
+        width=480,
+        height=250,
+    )
     return {
         "reportrun": run.pk,
         "dailyfigures": figures.pk,
         "dailytablesummary": summary.pk,
         "dailyexposure": exposure.pk,
         "reportdocument": document.pk,
+        "reportchart": chart.pk,
     }

@@ -3,12 +3,13 @@ CSS, the browser tests and the page tests rely on, and the game server's text es
 shows. The HTML below is what the Python that drew it before gave for the same input."""
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
 
 import pytest
 from django.template import Context, Template
 from django.template.loader import render_to_string
+from django.utils.timezone import override
 
 from config.money import money
 from limits.models import Player
@@ -46,12 +47,43 @@ def test_money_is_one_component_from_python_a_filter_and_an_include():
 # --- times ----------------------------------------------------------------------------------------
 
 
-def test_a_moment_shows_in_utc_with_the_zone_and_its_offset_kept_for_machines():
-    moment = datetime(2026, 3, 1, 16, 5, tzinfo=timezone(timedelta(hours=2)))
-    assert rendered("{{ moment|utc }}", moment=moment) == (
-        '<time datetime="2026-03-01T16:05:00+02:00">2026-03-01 14:05 UTC</time>'
+def test_a_moment_shows_in_the_active_zone_with_utc_on_hover_and_its_offset_kept_for_machines():
+    moment = datetime(2026, 3, 1, 16, 5, tzinfo=timezone(timedelta(hours=2)))  # any offset: the same moment
+    with override("Europe/Malta"):
+        assert rendered("{{ moment|local_time }}", moment=moment) == (
+            '<time datetime="2026-03-01T15:05:00+01:00" title="2026-03-01 14:05 UTC">'
+            "2026-03-01 15:05 CET</time>"
+        )
+    # Outside a request: the settings' zone, UTC.
+    assert rendered("{{ moment|local_time }}", moment=moment) == (
+        '<time datetime="2026-03-01T14:05:00+00:00" title="2026-03-01 14:05 UTC">2026-03-01 14:05 UTC</time>'
     )
-    assert rendered("{{ moment|utc }}", moment=None) == '<time datetime="">—</time>'
+    assert rendered("{{ moment|local_time }}", moment=None) == '<time datetime="">—</time>'
+    assert rendered("{{ moment|local_time_text }}", moment=None) == "—"
+
+
+@pytest.mark.parametrize(
+    ("zone", "utc", "shown", "offset"),
+    [
+        # Malta's clocks go forward at 01:00 UTC on 29 March 2026 and back at 01:00 UTC on 25 October.
+        ("Europe/Malta", "2026-03-29T00:59", "2026-03-29 01:59 CET", "+01:00"),
+        ("Europe/Malta", "2026-03-29T01:00", "2026-03-29 03:00 CEST", "+02:00"),
+        ("Europe/Malta", "2026-10-25T00:30", "2026-10-25 02:30 CEST", "+02:00"),
+        ("Europe/Malta", "2026-10-25T01:30", "2026-10-25 02:30 CET", "+01:00"),
+        ("Europe/London", "2026-07-01T23:30", "2026-07-02 00:30 BST", "+01:00"),  # the next day there
+        ("America/New_York", "2026-11-01T05:30", "2026-11-01 01:30 EDT", "-04:00"),
+        ("America/New_York", "2026-11-01T06:30", "2026-11-01 01:30 EST", "-05:00"),
+        ("Asia/Dubai", "2026-03-01T14:05", "2026-03-01 18:05 +04", "+04:00"),  # no abbreviation: the offset
+        ("UTC", "2026-03-01T14:05", "2026-03-01 14:05 UTC", "+00:00"),
+    ],
+)
+def test_a_moment_shows_the_zones_abbreviation_of_its_side_of_a_clock_change(zone, utc, shown, offset):
+    moment = datetime.fromisoformat(utc).replace(tzinfo=UTC)
+    with override(zone):
+        html = rendered("{{ moment|local_time }}", moment=moment)
+        assert rendered("{{ moment|local_time_text }}", moment=moment) == shown
+    local = shown[:10] + "T" + shown[11:16] + ":00" + offset
+    assert html == f'<time datetime="{local}" title="{utc.replace("T", " ")} UTC">{shown}</time>'
 
 
 # --- cards ----------------------------------------------------------------------------------------

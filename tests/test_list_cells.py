@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from config.money import money
 from limits.models import PersonalLimit, Player, TableLimit
@@ -13,7 +14,7 @@ from limits.tables import PersonalLimitTable, PlayerTable, TableLimitTable
 from rounds.models import Bet, Round, Shoe
 from rounds.tables import PlayRecordTable, RoundTable
 from tables.models import Table
-from tables.templatetags.pitboss import utc
+from tables.templatetags.pitboss import local_time
 
 OPENED = datetime(2026, 3, 1, 14, 5, tzinfo=UTC)
 
@@ -68,8 +69,10 @@ def test_the_round_list_cells_are_drawn_as_before():
         '<a href="/rounds/R-3/">R-3</a>',
         '<a href="/rounds/R-4/">R-4</a>',
     ]
-    assert cells(table, "opened_at") == [utc(OPENED)] * 4
-    assert utc(OPENED) == '<time datetime="2026-03-01T14:05:00+00:00">2026-03-01 14:05 UTC</time>'
+    assert cells(table, "opened_at") == [local_time(OPENED)] * 4
+    assert local_time(OPENED) == (
+        '<time datetime="2026-03-01T14:05:00+00:00" title="2026-03-01 14:05 UTC">2026-03-01 14:05 UTC</time>'
+    )
     assert cells(table, "outcome") == [
         '<span class="badge badge-completed">Completed</span>',
         '<span class="badge badge-voided">Voided</span>',
@@ -92,13 +95,30 @@ def test_the_round_list_cells_are_drawn_as_before():
     assert cells(table, "wagered") == [money(Decimal("10.00"), "EUR")] * 4
 
 
+def test_the_round_list_shows_times_in_the_active_zone_and_exports_them_in_utc():
+    reviewer = get_user_model()(username="Anna")
+    with timezone.override("Europe/Malta"):
+        table = RoundTable([a_round("R-1", finding_count=1, reviewed_by=reviewer)])
+        assert cells(table, "opened_at") == [
+            '<time datetime="2026-03-01T15:05:00+01:00" title="2026-03-01 14:05 UTC">'
+            "2026-03-01 15:05 CET</time>"
+        ]
+        assert cells(table, "reviewed") == [
+            '<span class="badge badge-reviewed" title="Anna at 2026-03-01 15:05 CET">reviewed</span>'
+        ]
+        header, *rows = table.as_values()
+    assert "Opened" not in header  # the page's column, in the user's zone, is not exported
+    assert rows[0][header.index("Opened (UTC)")] == "2026-03-01T14:05:00+00:00"
+    assert rows[0][header.index("Review")] == "2026-03-01T14:05:00+00:00"
+
+
 def test_the_round_list_exports_plain_data():
     reviewer = get_user_model()(username="compliance")
     table = RoundTable(
         [a_round("R-1"), a_round("R-2", outcome="voided", finding_count=2, reviewed_by=reviewer)]
     )
     assert exported(table, "round_id") == ["R-1", "R-2"]
-    assert exported(table, "opened_at") == ["2026-03-01T14:05:00+00:00"] * 2
+    assert exported(table, "opened_at_utc") == ["2026-03-01T14:05:00+00:00"] * 2
     assert exported(table, "outcome") == ["Completed", "Voided"]
     assert exported(table, "finding_count") == [0, 2]
     assert exported(table, "reviewed") == ["", "2026-03-01T14:05:00+00:00"]
@@ -160,7 +180,7 @@ def test_a_status_badge_takes_its_class_from_the_stored_value_and_shows_the_labe
         '<span class="badge badge-active">Active</span>',
     ]
     assert cells(table, "external_id")[0] == '<a href="/limits/players/P1/">P1</a>'
-    assert cells(table, "created_at") == [utc(OPENED)] * 3
+    assert cells(table, "created_at") == [local_time(OPENED)] * 3
     assert exported(table, "status") == ["Active", "Suspended", "Active"]
     assert exported(table, "created_at") == ["2026-03-01T14:05:00+00:00"] * 3
 
@@ -195,7 +215,7 @@ def test_an_empty_time_shows_the_columns_default_and_exports_nothing():
     round_ = a_round("R-1")
     round_.opened_at = None
     assert cells(RoundTable([round_]), "opened_at") == ["—"]
-    assert exported(RoundTable([round_]), "opened_at") == [None]
+    assert exported(RoundTable([round_]), "opened_at_utc") == [None]
 
 
 def test_a_table_draws_each_distinct_cell_once_and_keeps_it_to_itself():

@@ -70,6 +70,7 @@ KNOWN_LISTS = {
     "rounds:round_list",
     "rounds:play_record",
     "rounds:incident_list",
+    "rounds:incident_refunds",
     "rounds:resettlement_list",
     "rounds:void_list",
     "reports:archive",
@@ -78,7 +79,10 @@ KNOWN_LISTS = {
     "reports:run_list",
 }
 # A route's pk names a row of its view's model; where the view names none, here.
-PK_MODELS = {"reports:document_download": "reports.ReportDocument"}
+PK_MODELS = {
+    "reports:document_download": "reports.ReportDocument",
+    "rounds:incident_refunds": "rounds.Incident",
+}
 
 # --- the pages ------------------------------------------------------------------------------------
 

@@ -46,6 +46,7 @@ READS = "GET HEAD OPTIONS"  # one key for the three: they show the same thing to
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 PAGE_METHODS = {"GET", "HEAD", "OPTIONS", "POST"}  # a browser's forms send GET or POST, nothing else
 SIGNED_IN = ()  # no permission: what any signed-in user does to their own account
+OWN_ACCOUNT = {"password_change", "accounts:preferences"}  # the pages of one's own account
 
 
 class Needs(NamedTuple):
@@ -61,6 +62,7 @@ PAGES = {
     "search": {"GET HEAD": EVERYONE},  # each finds only what the user may view (tests/rounds/test_search.py)
     "password_change": {READS: EVERYONE, "POST": Needs(SIGNED_IN, EVERYONE)},
     "password_change_done": {READS: EVERYONE},
+    "accounts:preferences": {READS: EVERYONE, "POST": Needs(SIGNED_IN, EVERYONE)},  # one's own time zone
     "tables:table_list": {READS: {S, C}},
     "tables:table_detail": {READS: {S, C}},
     "tables:table_create": {READS: {S}, "POST": Needs("tables.add_table", {S})},
@@ -83,6 +85,7 @@ PAGES = {
     "limits:personal_limit_set": {READS: {CS}, "POST": Needs("limits.add_personallimit", {CS})},
     "rounds:incident_list": {READS: {S, C}},
     "rounds:incident_detail": {READS: {S, C}},
+    "rounds:incident_refunds": {READS: {S, C}},
     "rounds:incident_open": {READS: {S}, "POST": Needs("rounds.add_incident", {S})},
     "rounds:incident_note_add": {READS: {S}, "POST": Needs("rounds.add_incidentnote", {S})},
     "rounds:incident_resume": {READS: {S}, "POST": Needs("rounds.change_incident", {S})},
@@ -106,8 +109,10 @@ PAGES = {
     "reports:daily_report": {READS: {S, C}},
     "reports:exposure_report": {READS: {S, C}},
     "reports:run_list": {READS: {S, C}},
+    "reports:run_detail": {READS: {S, C}},
     "reports:run_start": {READS: {S, C}, "POST": Needs("reports.run_report", {S, C})},
     "reports:document_download": {READS: {S, C}},
+    "reports:chart": {READS: {S, C}},
 }
 ENDPOINTS = {
     "api:table-list": {READS: {S, C}, "POST": Needs("tables.add_table", {S})},
@@ -196,6 +201,7 @@ def body_of(name: str, method: str, world: dict) -> dict:
         "rounds:void_reject": {"comment": "walk"},
         "rounds:round_review": {"comment": "walk"},
         "reports:run_start": {"day": world["closed_day"]},
+        "accounts:preferences": {"time_zone": "Europe/London"},
         "api:table-list": {"code": "NEW1", "name": "New", "game": "deluxe", "currency": "EUR"}
         | {"studio": "Studio B"},
         "api:table-detail": {"name": "Renamed", **note},
@@ -335,6 +341,10 @@ def arguments(name: str, world: dict) -> dict:
             return {"pk": world[model]}
     if name == "reports:document_download":
         return {"pk": world["reportdocument"]}
+    if name == "reports:chart":
+        return {"pk": world["reportchart"]}
+    if name == "reports:run_detail":
+        return {"pk": world["reportrun"]}
     for thing in ("incident", "resettlement", "void"):
         if name.startswith((f"rounds:{thing}_", f"api:{thing}-")) and not name.endswith(
             ("_list", "-list", "_open", "_propose")
@@ -427,8 +437,8 @@ def test_a_write_needs_more_than_viewing_and_is_for_exactly_its_holders(world):
                 problems.append(f"{name} {method}: state the permission it needs, Needs('app.perm', roles)")
                 continue
             perms = (rule.permission,) if isinstance(rule.permission, str) else rule.permission
-            if perms == SIGNED_IN and name != "password_change":
-                problems.append(f"{name} {method}: only changing one's own password needs no permission")
+            if perms == SIGNED_IN and name not in OWN_ACCOUNT:
+                problems.append(f"{name} {method}: only changing one's own account needs no permission")
             if perms and all(perm.split(".")[1].startswith("view_") for perm in perms):
                 problems.append(f"{name} {method}: a write on a view permission ({', '.join(perms)})")
             holders = {role for role in ROLES if all(user(role).has_perm(perm) for perm in perms)}

@@ -1,11 +1,14 @@
 """Template filters shared by every page: money with its currency, bet kinds by their labels, times in
-UTC with the zone shown. The markup is in templates/components/."""
+the user's time zone with UTC on hover. The markup is in templates/components/."""
 
 from datetime import UTC, datetime
 from decimal import Decimal
 
 from django import template
 from django.template.loader import get_template
+from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.text import format_lazy
 
 from config import money as amounts
 from rounds.engine.rules import kind_label
@@ -13,14 +16,42 @@ from rounds.engine.rules import kind_label
 register = template.Library()
 
 TIME_TEMPLATE = "components/time.html"
+LOCAL_TIME_FORMAT = "%Y-%m-%d %H:%M %Z"  # the zone's abbreviation, or its offset where it has none
 
 
 @register.filter
 def utc_text(moment: datetime | None) -> str:
     """{{ round.reviewed_at|utc_text }} -> "2026-03-01 14:05 UTC", as plain text (a title)."""
-    if moment is None:
+    if not moment:
         return "—"
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+@register.filter
+def local_time_text(moment: datetime | None) -> str:
+    """{{ round.reviewed_at|local_time_text }} -> "2026-03-01 15:05 CET", as plain text: in the time
+    zone active for the request (the user's: config.middleware.user_time_zone), with its abbreviation,
+    or its offset ("+04") where the zone has none."""
+    if not moment:
+        return "—"
+    return timezone.localtime(moment).strftime(LOCAL_TIME_FORMAT)
+
+
+@register.filter
+def local_time(moment):
+    """{{ change.changed_at|local_time }} -> "2026-03-01 15:05 CET" in components/time.html: the time
+    in the request's zone, its ISO 8601 form with offset for machines, UTC on hover."""
+    if not moment:
+        return get_template(TIME_TEMPLATE).render({"iso": "", "text": "—", "utc": ""})
+    local = timezone.localtime(moment)
+    context = {"iso": local.isoformat(), "text": local.strftime(LOCAL_TIME_FORMAT), "utc": utc_text(moment)}
+    return get_template(TIME_TEMPLATE).render(context)
+
+
+def zoned_label(text: str):
+    """A form label naming the time zone a typed time is read in, when shown: "Opened from
+    (Europe/Malta)" on a page, "(UTC)" in the API, which reads times in UTC."""
+    return format_lazy("{} ({})", text, lazy(timezone.get_current_timezone_name, str)())
 
 
 def odds_text(odds: Decimal) -> str:
@@ -51,13 +82,6 @@ def money_text(amount) -> str:
 def bet_kind(kind: str) -> str:
     """{{ bet.kind|bet_kind }} -> "21+3": a bet kind by its label."""
     return kind_label(kind)
-
-
-@register.filter
-def utc(moment):
-    """{{ change.changed_at|utc }} -> "2026-03-01 14:05 UTC" in components/time.html."""
-    iso = moment.isoformat() if moment else ""
-    return get_template(TIME_TEMPLATE).render({"iso": iso, "text": utc_text(moment)})
 
 
 @register.filter

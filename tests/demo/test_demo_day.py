@@ -1,23 +1,26 @@
-"""`manage.py demo_day` (what `make demo` plays): a day through ingest, its incidents and
-corrections, then the daily job with both PDFs; a second run stores nothing twice."""
+"""`manage.py demo_day` (what `make demo` plays): earlier days of lighter play with their figures,
+then a day through ingest, its incidents and corrections, then the daily job with its charts and both
+PDFs; a second run stores nothing twice."""
 
 import io
 
 import pytest
 from django.core.management import call_command
 
-from reports.models import DailyFigures, ReportDocument, ReportRun
+from reports.models import DailyFigures, ReportChart, ReportDocument, ReportRun
 from rounds.models import Adjustment, Finding, Incident, Refund, Round, RoundCorrection, Void
 from tables.models import Table, TableConfiguration
 
 pytestmark = pytest.mark.django_db(transaction=True)
+# One shoe a table, 30 Boundless players, and two earlier days (`make demo` plays 29).
+SMALL_DAY = ("--shoes", "1", "--boundless-players", "30", "--day", "2026-11-27", "--history-days", "2")
 
 
 def test_a_small_demo_day_has_everything_the_demo_shows(settings, tmp_path):
     settings.PITBOSS_REPORTS_DIR = tmp_path
     call_command("seed_demo", stdout=io.StringIO())
     out = io.StringIO()
-    call_command("demo_day", "--shoes", "1", "--boundless-players", "30", "--day", "2026-11-27", stdout=out)
+    call_command("demo_day", *SMALL_DAY, stdout=out)
     text = out.getvalue()
     rounds = Round.objects.filter(round_id__startswith="20261127-")
     assert set(rounds.values_list("table__code", flat=True)) == {"DLX1", "BND1", "CLS1", "MPB1"}
@@ -49,17 +52,33 @@ def test_a_small_demo_day_has_everything_the_demo_shows(settings, tmp_path):
     assert change.valid_from >= change.decided_at and change.odds.current
     assert change.rule_set.side_option("pair").max_round == 45
     assert Finding.objects.filter(code="limit_breached").exists()  # the self-limited players
-    run = ReportRun.objects.get()
-    assert (run.status, run.trigger) == ("succeeded", "demo")
+    run = ReportRun.objects.get(day="2026-11-27")
+    assert (run.status, run.trigger, run.figures_only) == ("succeeded", "demo", False)
     assert DailyFigures.objects.filter(day="2026-11-27", table=None).exists()
     documents = ReportDocument.objects.filter(day="2026-11-27")
     assert {d.kind for d in documents} == {"daily_rtp", "exposure"}
     assert all((tmp_path / d.path).stat().st_size == d.size for d in documents)
-    assert "succeeded" in text and "var/reports/2026-11-27/" in text
-    stored = rounds.count()
-    call_command(
-        "demo_day", "--shoes", "1", "--boundless-players", "30", "--day", "2026-11-27", stdout=io.StringIO()
+    assert "succeeded" in text and f"{tmp_path / '2026-11-27'}/" in text  # where the PDFs are
+    # The earlier days: lighter (one shoe of BND1 with the same 30 players here), no planted errors,
+    # each day's figures stored by a current run of figures only: no charts, no PDFs.
+    earlier = ReportRun.objects.filter(day__in=["2026-11-25", "2026-11-26"])
+    assert [(r.status, r.trigger, r.figures_only) for r in earlier] == [("succeeded", "demo", True)] * 2
+    assert not ReportDocument.objects.filter(run__in=earlier) and not ReportChart.objects.filter(
+        run__in=earlier
     )
+    for day in ("20261125-", "20261126-"):
+        played = Round.objects.filter(round_id__startswith=day)
+        assert set(played.values_list("table__code", flat=True)) == {"DLX1", "BND1", "CLS1", "MPB1"}
+        assert not played.filter(status="cancelled").exists()
+    assert DailyFigures.objects.filter(run__in=earlier, table_code="DLX1", kind="main").count() == 2
+    # So the day's trends have three days of figures; its side options their hits against expected.
+    trend = ReportChart.objects.get(run=run, subject="trend", table__code="DLX1", kind="main", window_days=30)
+    assert trend.days == 3 and trend.drawn and trend.svg.startswith("<?xml")
+    assert ReportChart.objects.filter(run=run, subject="hits").count() > 0
+    assert "2 earlier days of lighter play" in text and "2026-11-25: " in text
+    stored, runs = rounds.count(), ReportRun.objects.count()
+    call_command("demo_day", *SMALL_DAY, stdout=io.StringIO())
     assert Round.objects.filter(round_id__startswith="20261127-").count() == stored
+    assert ReportRun.objects.count() == runs + 1  # the day run again; its earlier days left as they were
     assert Incident.objects.filter(kind="malfunction").count() == 1 and Void.objects.count() == 1
     assert TableConfiguration.objects.filter(table__code="BND1").count() == 2

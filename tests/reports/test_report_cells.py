@@ -158,7 +158,7 @@ def test_the_archive_names_each_documents_run_and_links_its_pdf():
     assert no_markup_exported(table)
 
 
-def test_the_run_list_links_figures_of_a_succeeded_run_and_shortens_the_checksum():
+def test_the_run_list_links_each_runs_page_and_shortens_the_checksum():
     rows = [
         run(3, figures_sha256=SHA, finished_at=AT),
         run(2, status="failed", started_at=datetime(2026, 12, 1, 6, 0, tzinfo=UTC)),
@@ -166,15 +166,16 @@ def test_the_run_list_links_figures_of_a_succeeded_run_and_shortens_the_checksum
     ]
     table = ReportRunTable(rows)
     assert cells(table, "id") == [
-        '<a href="/reports/daily/?run=3">3</a>',
-        "2",
-        '<a href="/reports/daily/?run=1">1</a>',
+        '<a href="/reports/runs/3/">3</a>',
+        '<a href="/reports/runs/2/">2</a>',
+        '<a href="/reports/runs/1/">1</a>',
     ]
     assert cells(table, "figures_sha256") == [f'<span title="{SHA}">8c4bb76de8cf…</span>', "—", "—"]
     assert cells(table, "superseded_by") == [
         "—",
         "—",
-        'run 3 <span class="subtle">2026-12-01 06:30 UTC</span>',
+        'run 3 <span class="subtle"><time datetime="2026-12-01T06:30:00+00:00" title="2026-12-01 06:30 UTC">'
+        "2026-12-01 06:30 UTC</time></span>",
     ]
     assert exported(table, "id") == [3, 2, 1]
     assert exported(table, "figures_sha256") == [SHA, None, None]

@@ -4,6 +4,7 @@ limits, players, incidents, and the configuration version in force when the roun
 
 import copy
 import json
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -101,6 +102,22 @@ def test_the_command_stores_every_file_and_then_finds_them_stored(demo, capsys):
     call_command("ingest", *files)
     assert all(": already stored: " in line for line in capsys.readouterr().out.splitlines())
     assert Round.objects.count() == len(files)
+
+
+def test_the_command_shows_a_progress_bar_with_rounds_per_second_and_the_lines_above_it(demo, capsys):
+    files = [str(path) for path in round_paths()]
+    call_command("ingest", *files, "--progress")
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == len(files)
+    assert all(": stored: " in line for line in captured.out.splitlines())
+    last = captured.err.replace("\r", "\n").strip().splitlines()[-1]
+    assert re.match(rf"Ingest: 100%.*\| {len(files)}/{len(files)} \[.* [\d.?]+ rounds/s\]", last), last
+
+
+def test_the_command_shows_no_progress_bar_unless_asked_off_a_terminal(demo, capsys):
+    call_command("ingest", *[str(path) for path in round_paths()], "--summary")
+    captured = capsys.readouterr()
+    assert captured.err == "" and "stored" in captured.out
 
 
 def test_the_command_exits_2_naming_what_it_refused(demo, tmp_path, capsys):

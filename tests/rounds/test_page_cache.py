@@ -1,6 +1,6 @@
 """The round list and the round page keep rows in the cache (templates/rounds/round_list.html,
 includes/round_table.html, round_detail.html): cached rows are never another round's, another
-page's or an older state's."""
+page's, an older state's or another time zone's."""
 
 import random
 import re
@@ -9,12 +9,14 @@ from decimal import Decimal
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
 
+from accounts.services import time_zone_set
 from rounds import services
 from rounds.engine.rules import preset
 from rounds.engine.simulate import simulate_shoe
-from rounds.models import Bet
+from rounds.models import Bet, Round
 from rounds.review import round_review
 from tests.rounds.corrections_support import boundless_shoe, demo, demo_user, ingest, wrongly_paid  # noqa: F401
 
@@ -62,6 +64,25 @@ def test_a_listed_round_shows_its_review_and_its_correction_once_made(client):
     )
     services.resettlement_approve(resettlement=resettlement, decided_by=demo_user("supervisor"), comment="ok")
     assert "badge-resettled" in row_of(listed(client), round_.round_id)
+
+
+def test_each_user_sees_the_cached_rows_and_filters_in_their_own_time_zone(client):
+    round_ = wrongly_paid()
+    Round.objects.filter(pk=round_.pk).update(opened_at=datetime(2026, 3, 1, 14, 5, tzinfo=UTC))
+    time_zone_set(user=demo_user("supervisor"), time_zone="America/New_York")
+    login(client, "compliance")  # no choice: the gaming day's zone, Europe/Malta
+    malta = listed(client)
+    shown = '<time datetime="2026-03-01T15:05:00+01:00" title="2026-03-01 14:05 UTC">2026-03-01 15:05 CET'
+    assert shown in row_of(malta, round_.round_id)
+    assert "Opened from (Europe/Malta)" in malta
+
+    new_york = Client()
+    login(new_york, "supervisor")
+    html = listed(new_york)
+    row = row_of(html, round_.round_id)
+    assert "2026-03-01 09:05 EST" in row and "CET" not in row
+    assert "Opened from (America/New_York)" in html and "Europe/Malta" not in html
+    assert row_of(listed(client), round_.round_id) == row_of(malta, round_.round_id)
 
 
 def test_the_filter_form_shows_the_query_it_is_asked_with(client):

@@ -11,8 +11,12 @@ returned). One wrong payout is corrected through a re-settlement (proposed by co
 by a supervisor). A supervisor proposes a configuration change at BND1 (the Pair option open until
 round 45 of the shoe, as its other options are); a second approves it once its odds are shown, and it
 is in force from the approval on (never in the past, so after the simulated day). Players that
-seed_demo gave a lower personal maximum bet above it: those bets are breached limits. Running it
-again for the same day stores nothing twice.
+seed_demo gave a lower personal maximum bet above it: those bets are breached limits.
+
+Before the day it plays 29 earlier days of lighter play (two shoes a seated table, one Boundless
+shoe with fewer players, no planted errors), so that the day's trend charts have a month of history:
+each earlier day's figures are stored by a run of the daily job of figures only (no charts, no PDFs:
+that keeps `make demo` within its minutes). Running it again for the same day stores nothing twice.
 """
 
 import json
@@ -24,7 +28,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import F
 
 from config.gaming_day import gaming_day, last_closed_gaming_day
-from reports.models import ReportDocument, ReportRun, RunTrigger
+from reports.models import ReportChart, ReportDocument, ReportRun, RunTrigger
+from reports.pdf import document_file
+from reports.records import current_run
 from rounds.engine.simulate import simulate
 from rounds.ingest import rounds_ingest
 from rounds.models import Bet, Incident, Round, Void
@@ -51,6 +57,10 @@ SHOES = {"DLX1": 10, "BND1": 5, "CLS1": 10, "MPB1": 10}
 BATCH = 50
 WRONG_PAYOUT_RATE = 0.01
 CANCEL_RATE = 0.004
+# The earlier days: lighter play, for the trend of the day (at most these shoes and Boundless players).
+HISTORY_DAYS = 29
+HISTORY_SHOES = {"DLX1": 2, "BND1": 1, "CLS1": 2, "MPB1": 2}
+HISTORY_BOUNDLESS_PLAYERS = 40
 DEMO_CHANGE_REASON = "Demo: the Pair option open as long as the other side options (round 45)."
 
 
@@ -64,8 +74,14 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=2026)
         parser.add_argument("--shoes", type=int, help="shoes at every table (default: a busy day's)")
         parser.add_argument("--boundless-players", type=int, default=PLAYERS["BND1"])
+        parser.add_argument(
+            "--history-days",
+            type=int,
+            default=HISTORY_DAYS,
+            help=f"earlier days of lighter play, with their figures (default {HISTORY_DAYS})",
+        )
 
-    def handle(self, *args, day, seed, shoes, boundless_players, **options):
+    def handle(self, *args, day, seed, shoes, boundless_players, history_days, **options):
         day = day or last_closed_gaming_day()
         tables = {table.code: table for table in Table.objects.filter(code__in=PLAYERS)}
         if len(tables) != len(PLAYERS):
@@ -78,10 +94,11 @@ class Command(BaseCommand):
         }
         if len(users) != 3:
             raise CommandError("The demo users are missing: run `python manage.py seed_demo` first.")
+        players = {**PLAYERS, "BND1": boundless_players}
+        self.earlier_days(tables, day, history_days, shoes, players, seed)
         started = time.perf_counter()
         opens = gaming_day(day).starts_at + timedelta(hours=2)
         self.stdout.write(f"Gaming day {gaming_day(day)}: the tables open at {opens:%H:%M} UTC")
-        players = {**PLAYERS, "BND1": boundless_players}
         for number, code in enumerate(PLAYERS):
             opening = opens + timedelta(minutes=7 * number)
             self.deal(tables[code], day, shoes or SHOES[code], players[code], seed + number, opening)
@@ -114,7 +131,41 @@ class Command(BaseCommand):
             f"{second_supervisor}, in force from {version.valid_from:%Y-%m-%d %H:%M} UTC"
         )
 
-    def deal(self, table: Table, day: date, shoes: int, players: int, seed: int, opens) -> None:
+    def earlier_days(self, tables: dict, day: date, days: int, shoes: int | None, players: dict, seed: int):
+        """The `days` gaming days before `day`, oldest first, each dealt through ingest at every table
+        and its figures stored by a run of figures only. A day with a current run is left as it is."""
+        if days <= 0:
+            return
+        started = time.perf_counter()
+        self.stdout.write(f"{days} earlier days of lighter play, for the trend charts:")
+        for back in range(days, 0, -1):
+            earlier = day - timedelta(days=back)
+            if current_run(earlier) is not None:
+                continue
+            opens = gaming_day(earlier).starts_at + timedelta(hours=2)
+            stored = 0
+            for number, code in enumerate(PLAYERS):
+                table_shoes = min(shoes or HISTORY_SHOES[code], HISTORY_SHOES[code])
+                table_players = min(players[code], HISTORY_BOUNDLESS_PLAYERS)
+                opening = opens + timedelta(minutes=7 * number)
+                stored += self.deal(
+                    tables[code],
+                    earlier,
+                    table_shoes,
+                    table_players,
+                    seed + 100 * back + number,
+                    opening,
+                    quiet=True,
+                )
+            run = self.daily_job(earlier, figures_only=True, quiet=True)
+            self.stdout.write(f"  {earlier}: {stored} rounds stored, figures of run {run.pk} ({run.status})")
+        self.stdout.write(f"Earlier days played and reported in {time.perf_counter() - started:.1f} s")
+
+    def deal(
+        self, table: Table, day: date, shoes: int, players: int, seed: int, opens, *, quiet: bool = False
+    ) -> int:
+        """Deal the shoes through ingest and return the rounds stored. `quiet`: an earlier day, without
+        planted errors, and nothing printed."""
         rules = configuration_in_force(table, opens).rule_set
         documents = simulate(
             rules,
@@ -123,8 +174,8 @@ class Command(BaseCommand):
             players=players,
             seed=seed,
             start=opens,
-            wrong_payout_rate=WRONG_PAYOUT_RATE,
-            cancel_rate=CANCEL_RATE,
+            wrong_payout_rate=0.0 if quiet else WRONG_PAYOUT_RATE,
+            cancel_rate=0.0 if quiet else CANCEL_RATE,
         )
         stored = resent = 0
         batch = []
@@ -134,12 +185,15 @@ class Command(BaseCommand):
                 stored, resent = _ingest(batch, stored, resent)
                 batch = []
         stored, resent = _ingest(batch, stored, resent)
+        if quiet:
+            return stored
         rounds = Round.objects.filter(table=table, round_id__startswith=_prefix(day))
         self.stdout.write(
             f"  {table.code}: {stored} rounds stored ({resent} already), {players} players, "
             f"{sum(rounds.values_list('bet_count', flat=True)):,} bets, "
             f"{rounds.filter(finding_count__gt=0).count()} with findings"
         )
+        return stored
 
     def server_cancelled_rounds(self, tables, supervisor) -> None:
         """Each incident ingest opened for the rounds the game server cancelled ends with them
@@ -225,18 +279,24 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"  re-settlement {resettlement.pk} of round {wrong.round.round_id} approved")
 
-    def daily_job(self, day: date) -> None:
+    def daily_job(self, day: date, *, figures_only: bool = False, quiet: bool = False) -> ReportRun:
         from reports.services import report_run_start
 
-        run = report_run_start(day=day, trigger=RunTrigger.DEMO)
+        run = report_run_start(day=day, trigger=RunTrigger.DEMO, figures_only=figures_only)
         run = ReportRun.objects.get(pk=run.pk)  # eager here: the job ran when the run was committed
-        self.stdout.write(f"Daily job run {run.pk} for {day}: {run.status} in {run.seconds or 0:.1f} s")
+        if not quiet:
+            charts = ReportChart.objects.filter(run=run).count()
+            seconds = run.seconds or 0
+            self.stdout.write(
+                f"Daily job run {run.pk} for {day}: {run.status} in {seconds:.1f} s ({charts} charts)"
+            )
         if run.error:
             raise CommandError(run.error)
         for document in ReportDocument.objects.filter(run=run):
             self.stdout.write(
-                f"  {document.get_kind_display()}: var/reports/{document.path} ({document.pages} pages)"
+                f"  {document.get_kind_display()}: {document_file(document)} ({document.pages} pages)"
             )
+        return run
 
 
 def _prefix(day: date) -> str:
