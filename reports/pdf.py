@@ -359,6 +359,11 @@ def expected_text(value) -> str:
     return f"{value:,.2f}" if value < 10 else f"{value:,.1f}"
 
 
+def hit_unit(hit: dict) -> str:
+    """What a pattern's hits count: "rounds" where a round's bets share their cards, else "bets"."""
+    return "rounds" if hit.get("unit") == "round" else "bets"
+
+
 def is_unlikely(hit: dict) -> bool:
     return hit.get("p_value") is not None and float(hit["p_value"]) < UNLIKELY
 
@@ -373,7 +378,7 @@ def _exposure_row(exposure: DailyExposure, chart: ReportChart | None) -> dict:
             "expected": None if hit.get("expected") is None else float(hit["expected"]),
             "expected_text": expected_text(hit.get("expected")),
             "p_value": p_value_text(hit.get("p_value")),
-            "unit": "rounds" if hit.get("unit") == "round" else "bets",
+            "unit": hit_unit(hit),
             "trials": hit.get("trials"),
             "unlikely": is_unlikely(hit),
         }

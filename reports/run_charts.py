@@ -33,7 +33,7 @@ from .models import (
     ReportChart,
     ReportRun,
 )
-from .pdf import expected_text, is_unlikely, kind_order
+from .pdf import expected_text, hit_unit, is_unlikely, kind_order
 from .records import CURRENT_ROWS
 
 TREND_FIELDS = (
@@ -181,7 +181,7 @@ def _hits_chart(run: ReportRun, exposure: DailyExposure, position: int) -> Repor
         )
         for hit in exposure.pattern_hits
     ]
-    units = {"rounds" if hit.get("unit") == "round" else "bets" for hit in exposure.pattern_hits}
+    units = {hit_unit(hit) for hit in exposure.pattern_hits}
     chart = ReportChart(
         run=run,
         subject=ChartSubject.HITS,
