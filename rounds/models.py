@@ -102,9 +102,17 @@ class Round(models.Model):
             models.Index(fields=["table", "-opened_at"]),
             models.Index(fields=["-opened_at"]),
             models.Index(fields=["shoe", "number"]),
-            # A day's rounds newest first (the list's `day` filter); a table's day (the daily report).
-            models.Index(fields=["gaming_day", "-id"]),
+            # A day's rounds newest played first (the list's `day` filter, in its order); a table's
+            # day (the daily report).
+            models.Index(fields=["gaming_day", "-opened_at", "-id"]),
             models.Index(fields=["table", "gaming_day"]),
+            # The few rounds the game server cancelled, by table and arrival: an incident's rounds
+            # awaiting refunds (rounds.services.unrefunded_server_cancelled_rounds).
+            models.Index(
+                fields=["table", "ingested_at"],
+                condition=models.Q(status=RoundStatus.CANCELLED),
+                name="round_cancelled_arrivals",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -104,12 +104,14 @@ def unrefunded_server_cancelled_rounds(incident: Incident):
     """Rounds the game server sent as cancelled that joined this incident (its round, or any
     cancelled round of its table ingested while it was open) and whose bets have no refund yet."""
     refunded = Refund.objects.filter(bet__round=OuterRef("pk"))
-    window = Q(ingested_at__gte=incident.opened_at)
+    joined = Q(ingested_at__gte=incident.opened_at)
     if incident.closed_at is not None:
-        window &= Q(ingested_at__lte=incident.closed_at)
+        joined &= Q(ingested_at__lte=incident.closed_at)
+    if incident.round_id is not None:
+        joined |= Q(pk=incident.round_id)
     return (
         Round.objects.filter(table=incident.table_id, status=RoundStatus.CANCELLED, correction__isnull=True)
-        .filter(Q(pk=incident.round_id) | window)
+        .filter(joined)
         .filter(bet_count__gt=0)
         .exclude(Exists(refunded))
         .order_by("id")
