@@ -4,8 +4,10 @@
 `render_<name>`, else the column's `value()`) and inspects that function's signature again for every
 cell, to pass it only the arguments it takes; a plain column's `value()` inspects its `render()`
 once more. A day's rounds CSV (1,051 rows × 14 columns) spent half its time in `inspect.signature`.
-Here each column's function and arguments are worked out once a table; the cells are then what
-`as_values()` makes of them, which tests/test_list_exports.py checks for every list.
+Here each column's function and arguments are worked out once a table, and a cell of a model row is
+read attribute by attribute where `Accessor.resolve()` first tries each step as a dictionary key
+(`model_reader`); the cells are then what `as_values()` makes of them, which tests/test_list_exports.py
+checks for every list and tests/test_export_values.py for every way a column names its value.
 """
 
 import inspect
@@ -27,6 +29,7 @@ class ExportCell:
         self.bound_column = bound_column
         self.column = bound_column.column
         self.accessor = tables.A(bound_column.accessor)
+        self.readers = {}  # by type of record: how to read its value (`read`)
         name = bound_column.name
         self.function = getattr(table, f"value_{name}", getattr(table, f"render_{name}", None))
         column_type = type(self.column)
@@ -43,6 +46,13 @@ class ExportCell:
 
     def read(self, record):
         """The record's value for the column: a field with choices gives its label."""
+        reader = self.readers.get(type(record))
+        if reader is None:
+            reader = self.readers[type(record)] = model_reader(type(record), self.accessor) or self.read_any
+        return reader(record)
+
+    def read_any(self, record):
+        """What `read` gives for any record, as django-tables2 reads a cell."""
         penultimate, remainder = self.accessor.penultimate(record)
         if isinstance(penultimate, models.Model):
             try:
@@ -77,6 +87,54 @@ class ExportCell:
         if any(name not in arguments for name in self.arguments):
             return None
         return self.function(**{name: arguments[name] for name in self.arguments})
+
+
+def model_reader(model, accessor: tables.A):
+    """A faster `read` of instances of `model`, or None: when the accessor follows forward relations
+    to a field or an annotation, its value is read attribute by attribute (None on the way gives
+    None), which is what `Accessor.resolve()` gives there, without first trying each step as a
+    dictionary key and catching the TypeError, as it must for a record of any kind."""
+    if not (isinstance(model, type) and issubclass(model, models.Model)) or not accessor:
+        return None
+    *path, last = accessor.bits
+    for name in path:
+        field = field_of(model, name)
+        if field is None or not field.concrete or not (field.many_to_one or field.one_to_one):
+            return None
+        model = field.related_model
+    field = field_of(model, last)
+    if field is None and hasattr(model, last):
+        return None  # a method or a property: read as any record is
+    if field is not None and (field.is_relation or not field.concrete):
+        return None
+    # The label of a field with choices, as `get_<field>_display()` gives it, looked up in a dict.
+    labels = (
+        {value: force_str(label, strings_only=True) for value, label in field.flatchoices}
+        if (field is not None and field.choices)
+        else None
+    )
+
+    def read(record):
+        for name in path:
+            record = getattr(record, name)
+            if record is None:
+                return None
+        value = getattr(record, last, None)  # an annotation some rows lack: None, as resolve() gives
+        if labels is None:
+            return value
+        try:
+            return labels.get(value, value)
+        except TypeError:  # an unhashable value
+            return getattr(record, f"get_{last}_display")()
+
+    return read
+
+
+def field_of(model, name: str):
+    try:
+        return model._meta.get_field(name)
+    except FieldDoesNotExist:
+        return None
 
 
 def table_values(table: tables.Table, exclude_columns=()) -> Iterator[list]:

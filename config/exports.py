@@ -37,6 +37,9 @@ EXPORTS = ((CSV, "Export CSV"), (XLSX, "Export XLSX"))
 EXPORT_FORMATS = tuple(export_format for export_format, label in EXPORTS)
 XLSX_MAX_ROWS = 100_000
 CHUNK_SIZE = 2_000
+# Rows sent to the client at a time: one write a row is a system call a row (a day's rounds CSV spent
+# a tenth of its time in them).
+CSV_ROWS_A_WRITE = 200
 EXPORT_PARAM = "_export"
 
 # A plain decimal numeral that a spreadsheet holds exactly (15 significant digits), without leading
@@ -79,10 +82,11 @@ class Echo:
 
 
 def csv_response(rows: Iterable[list], filename: str) -> StreamingHttpResponse:
-    """The rows as a CSV, each written as it is sent."""
+    """The rows as a CSV, written as it is sent, CSV_ROWS_A_WRITE rows to each write to the client."""
     writer = csv.writer(Echo())
     response = StreamingHttpResponse(
-        (writer.writerow(row) for row in rows), content_type=TableExport.FORMATS[CSV]
+        ("".join(writer.writerow(row) for row in some) for some in batched(rows, CSV_ROWS_A_WRITE)),
+        content_type=TableExport.FORMATS[CSV],
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -121,7 +121,7 @@ class FilteredListView(
         order says so (`export_in_chunks`) and is read in chunks (config.exports.chunked_values)."""
         data = self.get_table_data()
         if self.export_in_chunks:
-            kwargs = self.get_table_kwargs()
+            kwargs = {**self.get_table_kwargs(), "order_by": None}  # in order already: no sort a chunk
             return chunked_values(
                 lambda rows: self.get_table_class()(rows, **kwargs), data, self.exclude_columns
             )
