@@ -105,6 +105,7 @@ class RefundTable(RoundLinks, tables.Table):
         sequence = ["round", "bet", "player", "kind", "wagered", "amount", "currency"]
         order_by = "round"
         empty_text = "No refund: no round has been cancelled in this incident."
+        template_name = "rounds/includes/refund_table.html"  # the rows drawn from their records
 
     def render_kind(self, value):
         return kind_label(value)
