@@ -19,6 +19,9 @@ from django.db import models
 from django.utils.encoding import force_str
 
 PASSED_OVER = (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL)
+# What as_values() passes a value function that asks for it: the row's (`value`, `record`,
+# `bound_row`) and the column's and table's, which an ExportCell keeps under the same names.
+ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
 
 
 class ExportCell:
@@ -41,8 +44,11 @@ class ExportCell:
             self.function = self.column.value
         if self.function is not None:
             parameters = inspect.signature(self.function).parameters.values()
-            self.takes_any = any(parameter.kind == parameter.VAR_KEYWORD for parameter in parameters)
-            self.arguments = [parameter.name for parameter in parameters if parameter.kind not in PASSED_OVER]
+            takes_any = any(parameter.kind == parameter.VAR_KEYWORD for parameter in parameters)
+            names = [parameter.name for parameter in parameters if parameter.kind not in PASSED_OVER]
+            self.arguments = ARGUMENTS if takes_any else tuple(names)
+            # A function asking for an argument as_values() does not give makes the cell None.
+            self.callable = all(name in ARGUMENTS for name in self.arguments)
 
     def read(self, record):
         """The record's value for the column: a field with choices gives its label."""
@@ -74,19 +80,12 @@ class ExportCell:
             return None
         if self.function is None:
             return value
-        arguments = {
-            "value": value,
-            "record": record,
-            "column": self.column,
-            "bound_column": self.bound_column,
-            "bound_row": bound_row,
-            "table": self.table,
-        }
-        if self.takes_any:
-            return self.function(**arguments)
-        if any(name not in arguments for name in self.arguments):
+        if not self.callable:
             return None
-        return self.function(**{name: arguments[name] for name in self.arguments})
+        given = {"value": value, "record": record, "bound_row": bound_row}
+        return self.function(
+            **{name: given[name] if name in given else getattr(self, name) for name in self.arguments}
+        )
 
 
 def model_reader(model, accessor: tables.A):
