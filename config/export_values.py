@@ -54,8 +54,15 @@ class ExportCell:
         """The record's value for the column: a field with choices gives its label."""
         reader = self.readers.get(type(record))
         if reader is None:
-            reader = self.readers[type(record)] = model_reader(type(record), self.accessor) or self.read_any
+            reader = self.readers[type(record)] = (
+                self.read_dict if isinstance(record, dict) else model_reader(type(record), self.accessor)
+            ) or self.read_any
         return reader(record)
+
+    def read_dict(self, record: dict):
+        """A row of `QuerySet.values()`: its value under the accessor's name, as `Accessor.resolve()`
+        reads it first."""
+        return record[self.accessor] if self.accessor in record else self.read_any(record)
 
     def read_any(self, record):
         """What `read` gives for any record, as django-tables2 reads a cell."""

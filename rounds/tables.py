@@ -8,6 +8,7 @@ from config.listing import CellColumn, LocalTimeColumn, MoneyColumn
 from rounds.engine.rules import kind_label
 from tables.templatetags.pitboss import local_time_text
 
+from .choices import RoundStatus
 from .models import Bet, Round
 from .outcome import outcome_label
 from .selectors import finding_codes_of
@@ -54,8 +55,8 @@ class RoundTable(RoundLinks, tables.Table):
     rows come from a keyset page in that order (rounds.views.ROUND_ORDERS)."""
 
     round_id = tables.Column("Round", linkify=round_url, attrs={"td": {"class": "code"}})
-    table = tables.Column("Table", accessor="table__code", attrs={"td": {"class": "code"}}, orderable=True)
-    shoe = tables.Column("Shoe", accessor="shoe__code", attrs={"td": {"class": "code"}})
+    table = tables.Column("Table", accessor="table_code", attrs={"td": {"class": "code"}}, orderable=True)
+    shoe = tables.Column("Shoe", accessor="shoe_code", attrs={"td": {"class": "code"}})
     number = tables.Column("No.", attrs=NUMBER)
     # On the page in the user's time zone; in exports in UTC, under a header that says so.
     opened_at = LocalTimeColumn("Opened", orderable=True, exclude_from_export=True)
@@ -64,9 +65,9 @@ class RoundTable(RoundLinks, tables.Table):
     # As the game server sent it (never edited): in exports, beside the outcome.
     status = tables.Column("Status sent", visible=False)
     players = tables.Column(attrs=NUMBER)
-    wagered = MoneyColumn("Wagered", currency="table__currency", orderable=True)
-    returned = MoneyColumn("Returned", currency="table__currency", orderable=True)
-    currency = tables.Column(accessor="table__currency", visible=False)
+    wagered = MoneyColumn("Wagered", orderable=True)
+    returned = MoneyColumn("Returned", orderable=True)
+    currency = tables.Column(visible=False)
     finding_count = CellColumn(
         "Findings", template_name="cells/finding_count.html", by_value=True, attrs=NUMBER, orderable=True
     )
@@ -98,9 +99,9 @@ class RoundTable(RoundLinks, tables.Table):
             (
                 r.pk,
                 r.round_id,
-                r.table.code,
-                r.table.currency,
-                r.shoe.code,
+                r.table_code,
+                r.currency,
+                r.shoe_code,
                 r.number,
                 r.opened_at,
                 r.outcome,
@@ -139,14 +140,16 @@ class RoundTable(RoundLinks, tables.Table):
         empty_text = "No round matches."
         attrs = {"class": "round-list"}
 
-    def value_currency(self, record):
-        return record.table.currency  # the code, not its display name
+    def value_status(self, value):
+        # The label: the export's rows are dicts of values (RoundListView.get_table_data), a model
+        # row gives its label already.
+        return RoundStatus(value).label if value in RoundStatus.values else value
 
     def value_finding_codes(self, value):
         return " ".join(finding_codes_of(value))
 
-    def value_reviewed(self, record):
-        return record.reviewed_at.isoformat() if record.reviewed_at else ""
+    def value_reviewed(self, value):
+        return value.isoformat() if value else ""
 
 
 class PlayRecordTable(RoundLinks, tables.Table):

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db.models import F
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -108,12 +109,21 @@ class RoundListView(FilteredListView):
     permission_required = "rounds.view_round"
     # What the columns show (and the CSV export): never a round's document, up to 2 MB of JSON.
     # A column needing another field costs a query per row: the query count is pinned in a test.
-    # The outcome is worked out in the same query (a join on the round's correction).
+    # The outcome is worked out in the same query (a join on the round's correction). The table's
+    # code and currency and the shoe's code are columns of the row, not objects made for each row:
+    # a day's CSV of 1,050 rounds made 3,150 instances, a fifth of its time.
     queryset = (
-        Round.objects.select_related("table", "shoe", "reviewed_by")
-        .annotate(outcome=outcome_expression(), finding_codes_text=finding_codes_expression())
+        Round.objects.select_related("reviewed_by")
+        .annotate(
+            outcome=outcome_expression(),
+            finding_codes_text=finding_codes_expression(),
+            table_code=F("table__code"),
+            currency=F("table__currency"),
+            shoe_code=F("shoe__code"),
+        )
         .only(
             "round_id",
+            "table",
             "number",
             "opened_at",
             "status",
@@ -122,9 +132,6 @@ class RoundListView(FilteredListView):
             "returned",
             "finding_count",
             "reviewed_at",
-            "table__code",
-            "table__currency",
-            "shoe__code",
             "reviewed_by__username",
         )
     )
@@ -151,11 +158,19 @@ class RoundListView(FilteredListView):
 
     def get_table_data(self):
         if self.exporting():
-            return self.object_list.order_by(*self.order())  # every filtered row
+            # Every filtered row, as the dict of what the exported columns read (their accessors name
+            # fields and annotations of the list's queryset): no model instance a row.
+            exported = [
+                column.accessor
+                for column in self.get_table_class()([]).columns.iterall()
+                if not column.column.exclude_from_export
+            ]
+            return self.object_list.order_by(*self.order()).values(*exported)
         if not hasattr(self, "keyset"):
-            self.keyset = keyset_page(
-                self.object_list, self.request.GET, order=self.order(), per_page=self.per_page
-            )
+            rows = self.object_list
+            if any(key.lstrip("-").startswith("table__") for key in self.order()):
+                rows = rows.select_related("table")  # the page's cursors hold its rows' table codes
+            self.keyset = keyset_page(rows, self.request.GET, order=self.order(), per_page=self.per_page)
         return self.keyset.rows
 
     def get_table_kwargs(self):

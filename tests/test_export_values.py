@@ -45,3 +45,27 @@ def test_each_cell_is_what_as_values_gives():
     fast = list(table_values(EveryKindOfCell(rounds)))
     assert fast == list(EveryKindOfCell(rounds).as_values())
     assert fast[1][1] == rounds[0].get_status_display()
+
+
+class DictCells(tables.Table):
+    round_id = tables.Column()
+    currency = tables.Column(accessor="table__currency")
+    reviewer = tables.Column(accessor="reviewed_by__username")
+    missing = tables.Column(accessor="not_in_the_row", default="none")
+    wagered = tables.Column()
+
+    def value_wagered(self, value, record):
+        return f"{value} {record['table__currency']}"
+
+
+def test_each_cell_of_a_row_of_values_is_what_as_values_gives():
+    """Rows of `QuerySet.values()`, as the round list exports them."""
+    call_command("seed_demo", stdout=io.StringIO())
+    for document in round_documents()[:3]:
+        round_ingest(document=document)
+    rounds = list(
+        Round.objects.order_by("id").values("round_id", "table__currency", "reviewed_by__username", "wagered")
+    )
+    fast = list(table_values(DictCells(rounds)))
+    assert fast == list(DictCells(rounds).as_values())
+    assert [row[1] for row in fast[1:]] == [row["table__currency"] for row in rounds]

@@ -50,7 +50,9 @@ def a_round(round_id="R-1", *, outcome="completed", finding_count=0, reviewed_by
         reviewed_at=OPENED if reviewed_by else None,
         **fields,
     )
-    row.outcome = outcome  # the list's annotation (rounds.outcome.outcome_expression)
+    # The list's annotations (rounds.views.RoundListView.queryset).
+    row.outcome = outcome
+    row.table_code, row.currency, row.shoe_code = table.code, table.currency, row.shoe.code
     return row
 
 
