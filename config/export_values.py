@@ -12,6 +12,7 @@ checks for every list and tests/test_export_values.py for every way a column nam
 
 import inspect
 from collections.abc import Iterator
+from functools import partial
 
 import django_tables2 as tables
 from django.core.exceptions import FieldDoesNotExist
@@ -22,6 +23,7 @@ PASSED_OVER = (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL)
 # What as_values() passes a value function that asks for it: the row's (`value`, `record`,
 # `bound_row`) and the column's and table's, which an ExportCell keeps under the same names.
 ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
+FIXED = ("column", "bound_column", "table")
 
 
 class ExportCell:
@@ -46,9 +48,7 @@ class ExportCell:
             parameters = inspect.signature(self.function).parameters.values()
             takes_any = any(parameter.kind == parameter.VAR_KEYWORD for parameter in parameters)
             names = [parameter.name for parameter in parameters if parameter.kind not in PASSED_OVER]
-            self.arguments = ARGUMENTS if takes_any else tuple(names)
-            # A function asking for an argument as_values() does not give makes the cell None.
-            self.callable = all(name in ARGUMENTS for name in self.arguments)
+            self.call = caller(self, ARGUMENTS if takes_any else tuple(names))
 
     def read(self, record):
         """The record's value for the column: a field with choices gives its label."""
@@ -87,12 +87,27 @@ class ExportCell:
             return None
         if self.function is None:
             return value
-        if not self.callable:
-            return None
+        return self.call(value, record, bound_row)
+
+
+def caller(cell: ExportCell, arguments: tuple[str, ...]):
+    """`call(value, record, bound_row)`: the cell's value function given the arguments it asks for
+    (a function asking for one as_values() does not give makes the cell None). A function of the
+    value alone or of the record alone, most of them, is called without a dict made at each cell."""
+    if not all(name in ARGUMENTS for name in arguments):
+        return lambda value, record, bound_row: None
+    function = partial(cell.function, **{name: getattr(cell, name) for name in arguments if name in FIXED})
+    of_the_row = tuple(name for name in arguments if name not in FIXED)
+    if of_the_row == ("value",):
+        return lambda value, record, bound_row: function(value=value)
+    if of_the_row == ("record",):
+        return lambda value, record, bound_row: function(record=record)
+
+    def call(value, record, bound_row):
         given = {"value": value, "record": record, "bound_row": bound_row}
-        return self.function(
-            **{name: given[name] if name in given else getattr(self, name) for name in self.arguments}
-        )
+        return function(**{name: given[name] for name in of_the_row})
+
+    return call
 
 
 def model_reader(model, accessor: tables.A):
@@ -153,4 +168,9 @@ def table_values(table: tables.Table, exclude_columns=()) -> Iterator[list]:
     yield [force_str(column.header, strings_only=True) for column in columns]
     cells = [ExportCell(table, column) for column in columns]
     for row in table.rows:
-        yield [force_str(cell.value(row), strings_only=True) for cell in cells]
+        yield [as_text(cell.value(row)) for cell in cells]
+
+
+def as_text(value):
+    """`force_str(value, strings_only=True)`: a lazy text (a label) as text, a number or None as is."""
+    return value if type(value) is str else force_str(value, strings_only=True)

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Sum
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path
+from django.utils.functional import cached_property
 from django.views.generic import DetailView, FormView
 from django_tables2 import RequestConfig
 
@@ -106,6 +107,25 @@ class RefundTable(RoundLinks, tables.Table):
         order_by = "round"
         empty_text = "No refund: no round has been cancelled in this incident."
         template_name = "rounds/includes/refund_table.html"  # the rows drawn from their records
+
+    @cached_property
+    def shown(self) -> list[tuple]:
+        """Every value the page's rows show, row by row: the key of the rows in the cache
+        (templates/rounds/includes/refund_table.html). A column that shows another value must add it
+        here."""
+        return [
+            (
+                refund.pk,
+                refund.bet.round.round_id,
+                refund.bet.bet_id,
+                refund.bet.player.external_id,
+                refund.bet.kind,
+                refund.bet.wagered,
+                refund.incident.table.currency,
+                refund.amount,
+            )
+            for refund in (row.record for row in self.paginated_rows)
+        ]
 
     def render_kind(self, value):
         return kind_label(value)

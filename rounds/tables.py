@@ -13,6 +13,7 @@ from .models import Bet, Round
 from .outcome import outcome_label
 from .selectors import finding_codes_of
 
+STATUS_LABELS = dict(RoundStatus.choices)
 NUMBER = {"th": {"class": "number"}, "td": {"class": "number"}}
 
 
@@ -143,7 +144,7 @@ class RoundTable(RoundLinks, tables.Table):
     def value_status(self, value):
         # The label: the export's rows are dicts of values (RoundListView.get_table_data), a model
         # row gives its label already.
-        return RoundStatus(value).label if value in RoundStatus.values else value
+        return STATUS_LABELS.get(value, value)
 
     def value_finding_codes(self, value):
         return " ".join(finding_codes_of(value))
@@ -179,6 +180,33 @@ class PlayRecordTable(RoundLinks, tables.Table):
         empty_values=(None, "", False),
         default="",
     )
+
+    @cached_property
+    def shown(self) -> list[tuple]:
+        """Every value the page's rows show, row by row: the key of the rows in the cache
+        (templates/rounds/includes/play_record_table.html). A column that shows another value of a bet
+        must add it here."""
+        return [
+            (
+                b.pk,
+                b.round.round_id,
+                b.round.opened_at,
+                b.round.table.code,
+                b.round.table.currency,
+                b.bet_id,
+                b.kind,
+                b.stake,
+                b.breached,
+                b.wagered,
+                b.returned,
+                b.computed_returned,
+                b.outcome,
+                b.adjustment,
+                b.refund,
+                b.void,
+            )
+            for b in (row.record for row in self.paginated_rows)
+        ]
 
     class Meta:
         model = Bet
