@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEMO_ADDRESS ?= 127.0.0.1:8000
 
 .DEFAULT_GOAL := help
-.PHONY: help .venv demo test bench lint format clean
+.PHONY: help .venv demo test bench lint format messages clean
 
 help:
 	@echo "make demo    migrate and serve the back office at http://$(DEMO_ADDRESS)"
@@ -14,6 +14,7 @@ help:
 	@echo "make bench   run the benchmarks in tests/benchmarks/ (only some: BENCH=\"reports pages\")"
 	@echo "make lint    ruff check, ruff format --check, the import contracts and the internals check"
 	@echo "make format  apply ruff's fixes and formatting"
+	@echo "make messages  refresh the Filipino catalogue of the rule sheets (needs gettext), then translate and run it again"
 	@echo "make clean   remove .venv and the caches (keeps var/, the development database)"
 
 .venv: $(STAMP)
@@ -47,6 +48,9 @@ demo: .venv
 	@echo "  /rounds/incidents/          the unreadable card and the network failures (supervisor)"
 	@echo "  /tables/BND1/               configuration, theoretical RTP and limits (supervisor)"
 	@echo "  /limits/players/PDLX10002/  a player with a personal limit and breached bets (customer service)"
+	@echo "The players' rule sheets, public (no sign-in), in English and Filipino; ?at=<ISO time> for an earlier one:"
+	@for code in DLX1 BND1 CLS1 MPB1; do \
+	  echo "  http://$(DEMO_ADDRESS)/rules/$$code/  http://$(DEMO_ADDRESS)/rules/$$code/fil/"; done
 	$(BIN)/python manage.py runserver $(DEMO_ADDRESS)
 
 test: .venv
@@ -66,6 +70,14 @@ lint: .venv
 format: .venv
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# The rule sheets' messages only (sheets/ and templates/sheets/): the staff portal is not translated.
+MESSAGES_IGNORE := $(foreach d,$(filter-out sheets/ templates/ locale/,$(wildcard */)),--ignore=$(d)*) \
+	$(foreach d,$(filter-out templates/sheets,$(wildcard templates/*)),--ignore=$(d)) --ignore=manage.py
+
+messages: .venv
+	$(BIN)/python manage.py makemessages -l fil --no-location --no-obsolete $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py compilemessages -l fil --ignore=.venv
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -3,6 +3,8 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
+from sheets.api import TableRulesView
+
 app_name = "api"
 DOCS = ["get", "head"]
 urlpatterns = [
@@ -10,6 +12,8 @@ urlpatterns = [
     path("", include("limits.api.urls")),
     path("", include("rounds.api.urls")),
     path("", include("reports.api.urls")),
+    # A table's players' rule sheet: public, as the sheet pages are.
+    path("tables/<str:code>/rules/", TableRulesView.as_view(), name="table-rules"),
     # The split view serves Swagger UI's start-up script from a URL: no inline script, as CSP requires.
     # Pages: GET only (their HTML renderer has no answer to OPTIONS).
     path(

@@ -6,6 +6,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import django
+from django.conf.locale import LANG_INFO
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
@@ -58,6 +59,7 @@ INSTALLED_APPS = [
     "limits",
     "rounds",
     "reports",
+    "sheets",
     "demo",
 ]
 
@@ -188,7 +190,19 @@ AXES_CLIENT_IP_CALLABLE = "config.sign_in.client_address"
 AXES_CLIENT_STR_CALLABLE = "config.sign_in.describe_client"
 AXES_LOCKOUT_CALLABLE = "config.sign_in.locked_out"
 
+# The portal speaks English (no LocaleMiddleware: nothing follows the browser's language). Only the
+# players' rule sheets (sheets/) are also made in Filipino, each under translation.override, from the
+# catalogue in locale/fil/LC_MESSAGES/ (django.po and its compiled django.mo, both in the repository).
+# Django's language list has no "fil", so it is added here for get_language_info and its template tags.
+# Django has no formats module for "fil" either (its defaults group no digits): config/formats/fil/
+# gives Filipino's ("." decimal, "," between thousands, as CLDR has it; tests/sheets/test_catalogue.py).
 LANGUAGE_CODE = "en-us"
+LANGUAGES = [("en", "English"), ("fil", "Filipino")]
+LANG_INFO.update(
+    {"fil": {"bidi": False, "code": "fil", "name": "Filipino", "name_local": "Filipino"}},
+)
+LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

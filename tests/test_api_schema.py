@@ -16,6 +16,7 @@ ENDPOINTS = {
     "/api/tables/{code}/status": {"post"},
     "/api/tables/{code}/configurations/": {"get", "post"},
     "/api/tables/{code}/status-changes/": {"get"},
+    "/api/tables/{code}/rules/": {"get"},
     "/api/table-configurations/": {"get"},
     "/api/table-configurations/{id}/": {"get"},
     "/api/table-configurations/{id}/approve": {"post"},
@@ -66,6 +67,26 @@ def test_the_schema_validates_without_warnings(tmp_path):
     assert paths == ENDPOINTS
     money = schema["components"]["schemas"]["LimitCheckResult"]["properties"]["min_stake"]
     assert money["type"] == "string" and money["format"] == "decimal"
+    assert_only_the_rule_sheets_are_public(schema)
+
+
+# The players' rule sheets are the API's only public operation (issue 20): no credentials, so no 401,
+# 403 or 429 either.
+PUBLIC_OPERATIONS = {("/api/tables/{code}/rules/", "get")}
+
+
+def assert_only_the_rule_sheets_are_public(schema):
+    public = set()
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            if operation.get("security") == [{}]:
+                public.add((path, method))
+                assert not {"401", "403", "429"} & set(operation["responses"]), (path, method)
+            else:
+                assert operation["security"] and {} not in operation["security"], (path, method)
+    assert public == PUBLIC_OPERATIONS
 
 
 @pytest.mark.django_db

@@ -36,7 +36,7 @@ from rest_framework.test import APIClient
 
 from config.gaming_day import last_closed_gaming_day
 from limits.models import PersonalLimit, TableLimit
-from tables.models import TableConfiguration
+from tables.models import ConfigurationOdds, TableConfiguration
 from tests.factories import player, report_rows, table, user
 
 S, C, CS, GS = "supervisor", "compliance", "customer_service", "game_server"
@@ -113,6 +113,7 @@ PAGES = {
     "reports:run_start": {READS: {S, C}, "POST": Needs("reports.run_report", {S, C})},
     "reports:document_download": {READS: {S, C}},
     "reports:chart": {READS: {S, C}},
+    "sheets:version_preview": {READS: {S, C}},  # a version's sheet as it would read: staff who see versions
 }
 ENDPOINTS = {
     "api:table-list": {READS: {S, C}, "POST": Needs("tables.add_table", {S})},
@@ -170,7 +171,17 @@ ENDPOINTS = {
     "api:redoc": {"GET HEAD": EVERYONE},
     "api-schema": {READS: EVERYONE},
 }
-PUBLIC = {"login", "logout"}
+# The players' rule sheets (issue 20): players and game clients read them without signing in, so they
+# are the only public pages and the only public endpoint besides signing in and out. Each takes GET,
+# HEAD and OPTIONS only (test_the_rule_sheets_are_public_and_read_only).
+PUBLIC_SHEETS = {
+    "sheets:sheet",
+    "sheets:sheet_language",
+    "sheets:sheet_pdf",
+    "sheets:sheet_language_pdf",
+    "api:table-rules",
+}
+PUBLIC = {"login", "logout", *PUBLIC_SHEETS}
 REPORT_MODELS = ("reportrun", "dailyfigures", "dailytablesummary", "dailyexposure", "reportdocument")
 # The rows a refused request must leave as they were: every model of these apps.
 STORED_APPS = {"auth", "authtoken", "accounts", "outbox", "tables", "limits", "rounds", "reports"}
@@ -289,6 +300,7 @@ def build_world(reports_dir) -> dict:
     from limits.services import personal_limit_set
     from rounds.models import Resettlement, Round
     from rounds.services import incident_open, void_propose
+    from tables.odds import configuration_odds_compute
     from tests.fixtures import round_document
 
     for role in ROLES:
@@ -296,6 +308,9 @@ def build_world(reports_dir) -> dict:
     get_user_model().objects.create_superuser("walker", password=None)
     dlx = table("DLX1")
     table("CLS1")
+    # Its odds, which the rule sheets need (scheduled on commit, which this transaction never does).
+    if not ConfigurationOdds.objects.filter(configuration__table=dlx).exists():
+        configuration_odds_compute(configuration=TableConfiguration.objects.get(table=dlx))
     who = player("P1001")
     personal_limit_set(player=who, max_stake=Decimal("10.00"), changed_by=user(CS), reason="asked")
     round_id = _a_round("deluxe-split-double-play-behind")
@@ -352,6 +367,12 @@ def arguments(name: str, world: dict) -> dict:
             return {"pk": world[thing]}
     if name in ("rounds:round_detail", "rounds:round_document", "rounds:round_review"):
         return {"round_id": world["round_id"]}
+    if name == "sheets:version_preview":
+        return {"code": world["code"], "version": 1}
+    if name in ("sheets:sheet_language", "sheets:sheet_language_pdf"):
+        return {"code": world["code"], "lang": "fil"}
+    if name in ("sheets:sheet", "sheets:sheet_pdf", "api:table-rules"):
+        return {"code": world["code"]}
     if name == "rounds:play_record":
         return {"external_id": world["external_id"]}
     if name in ("tables:table_list", "tables:table_create") or not any(
@@ -518,3 +539,19 @@ def test_a_post_to_a_resettlement_page_decides_nothing(role, data, world):
     assert response.status_code in (403, 405)
     assert stored() == before
     assert Resettlement.objects.get(pk=world["resettlement"]).status == "proposed"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", sorted(PUBLIC_SHEETS))
+def test_the_rule_sheets_are_public_and_read_only(name, world):
+    """Anonymous: the sheet (200); every write refused (405) and nothing stored; GET, HEAD and OPTIONS
+    are all the route takes."""
+    url = reverse(name, kwargs=arguments(name, world))
+    anonymous = client_as(None)
+    response = anonymous.get(url)
+    assert response.status_code == 200, (response.status_code, response.content[:300])
+    assert allowed_methods(anonymous.options(url)) == {"GET", "HEAD", "OPTIONS"}
+    before = stored()
+    for method in WRITES:
+        assert send(anonymous, method, url, {}, is_api(name)).status_code == 405, method
+    assert stored() == before

@@ -1,0 +1,1 @@
+"""Format modules for the languages Django ships none for (FORMAT_MODULE_PATH in the settings)."""

@@ -1,0 +1,28 @@
+"""A rule sheet's PDF: the body the page shows, made into PDF by WeasyPrint (as reports/pdf.py does)."""
+
+from datetime import datetime
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from .content import SHEET_LANGUAGES, RuleSheet
+
+PDF_TEMPLATE = "sheets/pdf.html"
+
+
+def sheet_pdf(sheet: RuleSheet, language: str, *, asked_at: datetime | None = None) -> bytes:
+    """The PDF of `sheet` in `language` (`asked_at`: the time asked for, said above the sheet). It
+    loads nothing from outside itself (CSS inline)."""
+    from weasyprint import HTML, URLFetcher
+
+    if language not in SHEET_LANGUAGES:
+        raise ValueError(f"No sheet in {language!r}: one of {', '.join(SHEET_LANGUAGES)}.")
+    with translation.override(language):
+        html = render_to_string(PDF_TEMPLATE, {"sheet": sheet, "language": language, "asked_at": asked_at})
+    data_only = URLFetcher(allowed_protocols=("data",), fail_on_errors=True)
+    return HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=data_only).write_pdf()
+
+
+def sheet_pdf_name(sheet: RuleSheet, language: str) -> str:
+    return f"rules-{sheet.table_code}-v{sheet.version}-{language}.pdf"

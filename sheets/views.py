@@ -1,0 +1,169 @@
+"""The players' rule sheets as pages and PDFs.
+
+`/rules/<code>/` (English) and `/rules/<code>/fil/` are public: players read them and game clients link
+to them, so they need no sign-in (the portal's only public pages). `?at=<ISO 8601 time>` shows the sheet
+in force then. `/rules/<code>/versions/<n>/` shows a version as its sheet would read (a proposal's
+preview), to staff who may read configurations. Only the sheet is translated (translation.override
+around its rendering): the portal stays English.
+"""
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.views import View
+
+from config.filters import UtcDateTimeField
+from config.views import PermissionRequiredMixin
+from tables.models import Table
+
+from .content import SHEET_LANGUAGES, NoSheet, RuleSheet, sheet_in_force, sheet_of_version
+from .pdf import sheet_pdf, sheet_pdf_name
+
+PAGE_TEMPLATE = "sheets/page.html"
+PROBLEM_TEMPLATE = "sheets/problem.html"
+LANGUAGE_NAMES = {"en": "English", "fil": "Filipino"}
+
+
+class SheetProblem(Exception):
+    """Why a sheet cannot be shown: an HTTP status, and a message (naming `field` when a query value
+    is wrong)."""
+
+    def __init__(self, status: int, title: str, message: str, field: str = ""):
+        super().__init__(message)
+        self.status, self.title, self.message, self.field = status, title, message, field
+
+
+def sheet_language(lang: str | None) -> str:
+    """The language of a sheet's URL: English without one, else one of SHEET_LANGUAGES other than
+    English (one URL a sheet)."""
+    if lang is None:
+        return SHEET_LANGUAGES[0]
+    if lang in SHEET_LANGUAGES[1:]:
+        return lang
+    raise SheetProblem(404, "No such language", f"There is no rule sheet in {lang!r}.")
+
+
+def requested_time(request):
+    """`?at=`: an ISO 8601 time (without an offset: read in the active time zone); None without it."""
+    text = request.GET.get("at")
+    if text is None or text == "":
+        return None
+    try:
+        at = UtcDateTimeField().clean(text)
+    except ValidationError as error:
+        raise SheetProblem(
+            400,
+            "Bad time",
+            f"{' '.join(error.messages)} Give an ISO 8601 time, such as 2026-03-01T15:05Z.",
+            "at",
+        ) from None
+    return at
+
+
+def public_table(code: str) -> Table:
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        raise SheetProblem(404, "No such table", f"There is no table {code}.")
+    return table
+
+
+def problem_response(request, problem: SheetProblem) -> HttpResponse:
+    context = {"title": problem.title, "message": problem.message, "field": problem.field}
+    return render(request, PROBLEM_TEMPLATE, context, status=problem.status)
+
+
+class PublicSheetView(View):
+    """A sheet in force, public: GET (and HEAD) only."""
+
+    http_method_names = ["get", "head", "options"]
+
+    def get(self, request, code: str, lang: str | None = None):
+        try:
+            language = sheet_language(lang)
+            at = requested_time(request)
+            table = public_table(code)
+            try:
+                sheet = sheet_in_force(table, at)
+            except NoSheet:
+                when = at.isoformat() if at else "this time"
+                raise SheetProblem(
+                    404, "No rules in force", f"{table.code} had no rules in force at {when}."
+                ) from None
+        except SheetProblem as problem:
+            return problem_response(request, problem)
+        return self.respond(request, sheet, language, at)
+
+    def respond(self, request, sheet: RuleSheet, language: str, asked_at) -> HttpResponse:
+        raise NotImplementedError
+
+
+class SheetPageView(PublicSheetView):
+    def respond(self, request, sheet, language, asked_at):
+        links = sheet_links(request, sheet.table_code, language)
+        return sheet_page(request, sheet, language, links=links, asked_at=asked_at)
+
+
+class SheetPdfView(PublicSheetView):
+    def respond(self, request, sheet, language, asked_at):
+        response = HttpResponse(sheet_pdf(sheet, language, asked_at=asked_at), content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{sheet_pdf_name(sheet, language)}"'
+        return response
+
+
+def sheet_page(request, sheet: RuleSheet, language: str, links=(), asked_at=None) -> HttpResponse:
+    """The page of a sheet; `asked_at`: the time a `?at=` asked for, said above the sheet."""
+    context = {"sheet": sheet, "language": language, "links": links, "asked_at": asked_at}
+    with translation.override(language):
+        html = render_to_string(PAGE_TEMPLATE, context, request=request)
+    response = HttpResponse(html)
+    response["Content-Language"] = language
+    return response
+
+
+def sheet_links(request, code: str, language: str) -> list[dict]:
+    """The page's links: the sheet in its other languages and its PDF, for the same `at`."""
+    query = f"?{request.GET.urlencode()}" if request.GET else ""
+    links = []
+    for other in SHEET_LANGUAGES:
+        if other != language:
+            links.append(
+                {"url": sheet_url(code, other) + query, "label": LANGUAGE_NAMES[other], "language": other}
+            )
+    pdf = reverse("sheets:sheet_pdf", args=[code])
+    if language != SHEET_LANGUAGES[0]:
+        pdf = reverse("sheets:sheet_language_pdf", args=[code, language])
+    links.append({"url": pdf + query, "label": "PDF", "language": ""})
+    return links
+
+
+def sheet_url(code: str, language: str) -> str:
+    if language == SHEET_LANGUAGES[0]:
+        return reverse("sheets:sheet", args=[code])
+    return reverse("sheets:sheet_language", args=[code, language])
+
+
+class VersionPreviewView(LoginRequiredMixin, PermissionRequiredMixin, View):
+    """A version's sheet as it reads (a proposal: as it would read once approved), with the limits now;
+    `?lang=fil` in Filipino."""
+
+    permission_required = "tables.view_tableconfiguration"
+
+    def get(self, request, code: str, version: int):
+        try:
+            table = public_table(code)
+            configuration = table.configurations.filter(version=version).first()
+            if configuration is None:
+                raise SheetProblem(404, "No such version", f"{table.code} has no version {version}.")
+            lang = request.GET.get("lang") or SHEET_LANGUAGES[0]
+            language = lang if lang in SHEET_LANGUAGES else sheet_language(lang)
+            try:
+                sheet = sheet_of_version(configuration)
+            except NoSheet as error:
+                raise SheetProblem(404, "No sheet yet", str(error)) from None
+        except SheetProblem as problem:
+            return problem_response(request, problem)
+        return sheet_page(request, sheet, language)
