@@ -5,8 +5,9 @@ RecursionError 500 on every JSON endpoint, to any role).
 The walk sends the deep bodies to every API route, with POST, PUT and PATCH, as anonymous and as each
 role, and expects what the permission matrix of tests/test_permissions.py says: 401 for anonymous, 403
 for a role the route's method is not for, 403 or 405 for a method the route does not take, and 400
-naming the nesting where the role may write; never a 5xx, and nothing stored. The routes the walk
-expects a 400 from are exactly the operations of the OpenAPI schema that take a JSON body.
+naming the nesting where the role may write; a public route (a rule sheet) takes no write: 405;
+never a 5xx, and nothing stored. The routes the walk expects a 400 from are exactly the operations
+of the OpenAPI schema that take a JSON body.
 
 `json_nested_deeper_than` is also checked against the depth of what the JSON reader reads, for
 generated documents (strings full of brackets, quotes and backslashes included).
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 from config.parsers import MAX_JSON_DEPTH, json_nested_deeper_than
 from tests.api_support import client_as as api_client_as
 from tests.test_permissions import (
+    PUBLIC,
     ROLES,
     arguments,
     build_world,
@@ -60,6 +62,8 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
 
 
 def expected_statuses(name: str, method: str, role: str | None) -> set[int]:
+    if name in PUBLIC:  # a public route reads no body: every write is a 405, to anyone
+        return {405}
     entry = matrix()[name]
     if role is None:
         return {401}

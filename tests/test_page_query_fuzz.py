@@ -50,6 +50,7 @@ from accounts.roles import ROLE_SLUGS
 from limits.forms import PersonalLimitScopeForm
 from rounds.filtersets import BetFilterSet
 from rounds.forms import PlayRecordPeriodForm
+from tests.test_permissions import PUBLIC
 
 LIST_EXAMPLES = 30  # query strings per list or report page and role that may see it
 READER_EXAMPLES = 12  # per other page that reads the query, and role that may see it
@@ -128,7 +129,7 @@ def is_list(name: str, pattern: URLPattern) -> bool:
 
 def cases():
     for name in sorted(pages()):
-        for role in ROLES:
+        for role in ROLES + (("anonymous",) if name in PUBLIC else ()):
             yield pytest.param(name, role, id=f"{name}-{role}")
 
 
@@ -225,6 +226,11 @@ def url_of(name: str, pattern: URLPattern) -> str:
             kwargs[key] = "P1001"
         elif key == "round_id":
             kwargs[key] = Round.objects.filter(bet_count__gt=0).order_by("id").values_list("round_id")[0][0]
+        elif key == "lang":
+            kwargs[key] = "fil"  # the one language a rule sheet's URL names
+        elif key == "version":
+            versions = apps.get_model("tables.TableConfiguration").objects.filter(table__code="CLS1")
+            kwargs[key] = versions.latest("version").version  # its proposal's
         elif key == "pk":
             view = view_class_of(pattern)
             model = apps.get_model(PK_MODELS[name]) if name in PK_MODELS else getattr(view, "model", None)
@@ -446,7 +452,8 @@ def test_no_query_string_makes_a_page_fail(name, role, world):
     pattern = pages()[name]
     url = url_of(name, pattern)
     client = Client(raise_request_exception=True)
-    client.force_login(get_user_model().objects.get(username=role.replace("_", "-")))  # seed_demo's
+    if role != "anonymous":  # anonymous: the public pages (sign-in, the rule sheets)
+        client.force_login(get_user_model().objects.get(username=role.replace("_", "-")))  # seed_demo's
     refused = client.get(url).status_code == 403
     own, others = query_names(name, pattern, world)
     if refused:

@@ -256,12 +256,15 @@ def test_a_limit_change_changes_the_sheet_after_it_only(world):
 
 
 def test_the_text_of_a_sheet_changes_only_with_its_version_or_limits(world):
+    """Two moments with no change between them: now, and an hour on (a moment before now could fall
+    before another test's limit change)."""
     table = Table.objects.get(code="MPB1")
-    now = sheet_in_force(table)
+    moment = timezone.now()
+    now = sheet_in_force(table, moment)
     for language in LANGUAGES:
-        earlier = sheet_in_force(table, timezone.now() - timedelta(seconds=5))
-        assert render_sheet(now, language) == render_sheet(earlier, language)
-        assert sheet_etag(now, language) == sheet_etag(earlier, language)
+        later = sheet_in_force(table, moment + timedelta(hours=1))
+        assert render_sheet(now, language) == render_sheet(later, language)
+        assert sheet_etag(now, language) == sheet_etag(later, language)
     assert sheet_etag(now, "en") != sheet_etag(now, "fil") or not_translated("fil")
 
 
