@@ -41,7 +41,12 @@ class TableStatusSetSerializer(InputSerializer):
 
 class TableStatusChangeSerializer(serializers.ModelSerializer):
     table = serializers.CharField(source="table.code", read_only=True)
-    changed_by = serializers.CharField(source="changed_by.username", read_only=True)
+    changed_by = serializers.CharField(
+        source="changed_by.username",
+        read_only=True,
+        allow_null=True,
+        help_text="Null for a pause the game server caused (a cancelled round arrived by ingest).",
+    )
 
     class Meta:
         model = TableStatusChange

@@ -148,3 +148,16 @@ def test_it_refuses_a_bad_status(supervisor, body, field):
     assert field in response.json()
     assert rows() == before
     assert Table.objects.get().status == "closed"
+
+
+@pytest.mark.django_db
+def test_a_pause_the_game_server_caused_is_listed_with_no_one_as_its_author(supervisor):
+    """Found by tests/test_api_fuzz.py: a status change without a user (a cancelled round arrived by
+    ingest and paused the table) was listed without its `changed_by`, which the schema requires."""
+    table = make_table()
+    TableStatusChange.objects.create(
+        table=table, from_status="open", to_status="paused", reason="Incident 1: network failure"
+    )
+    row = supervisor.get("/api/tables/DLX1/status-changes/").json()["results"][0]
+    assert row["changed_by"] is None
+    assert set(row) == {"id", "table", "from_status", "to_status", "reason", "changed_by", "changed_at"}
