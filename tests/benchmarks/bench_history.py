@@ -1,0 +1,522 @@
+"""One hot month against the whole history, and bytes per bet on disk (`make bench BENCH=history`;
+DATABASE_URL must be PostgreSQL; issue 21).
+
+A synthetic history of 24 months of gaming days (2024-12 to 2026-11) is written by SQL in a scratch
+database (<database>_bench_history, dropped at the end) after seed_demo, by
+tests/benchmarks/history_build.py: at scale 1.0 about 25 million bets in some 800,000 rounds, mostly
+at BND1 (Boundless, 100 to 1,000 players a round), each round a copy of a real simulated and
+ingested one, with its document as received. PITBOSS_BENCH_HISTORY_SCALE (default 1.0; 0.01 while
+developing) multiplies the rounds.
+
+The hot month (2026-11) is written first and measured; then the 23 months before it, and the same is
+measured again, in the same run; each figure is given as whole history / one month:
+
+- the round list (newest page, filtered, one gaming day, a mid-month keyset page) and the page of a
+  300-player Boundless round ingested for real: p99 under gunicorn with wrk, as bench_pages measures
+  them (its helpers); goal <= 1.2x. Also given against each run's baseline page, which takes out a
+  change in the machine's load between the two;
+- ingest of a 5,000-player Boundless round (round_ingest, as bench_ingest: the median of the rounds
+  after the first); goal <= 1.1x;
+- the daily job for one day (bench_reports's: table_day_compute for every table, then totals_compute,
+  best of 3) for bench_reports's day, 2026-11-20; goal <= 1.1x. These two are also given against a
+  load reference: the seconds each run takes to simulate the same 5,000-player rounds in Python.
+
+Then bytes per bet: after VACUUM ANALYZE, the size on disk (table, TOAST and indexes) of every table
+written per round, divided by the bets stored, per table and the documents' share, with what ten
+years of one Boundless table at a round a minute with 5,000 players (7.2 million bets a day) would
+take (the day totals grow by day, not by bet: there, as a day of such rounds writes them); goal <=
+300 bytes a bet hot. The same for the 5,000-player rounds ingested here alone, copied
+into tables of their own (real rows as ingest writes them, which synthetic ones may not match).
+
+The archive round trip (issue 21's archive: export a month, read it back, an archived round's page)
+is not built yet: `archive_round_trip` is where it will be measured.
+"""
+
+import os
+import shutil
+import statistics
+import time
+from datetime import UTC, date, datetime
+
+from .support import gunicorn, scratch_database
+
+GOAL_PAGES = 1.2
+GOAL_INGEST = 1.1
+GOAL_JOB = 1.1
+GOAL_BYTES_PER_BET = 300
+INGEST_ROUNDS = 5  # 5,000-player rounds ingested in each run; the median is of those after the first
+PAGE_ROUND_PLAYERS = 300
+MID_MONTH = datetime(2026, 11, 15, 12, tzinfo=UTC)  # the keyset page starts at the last round before it
+LIST_DAY = date(2026, 11, 12)
+BETS_A_DAY = 7_200_000  # one Boundless table, a round a minute with 5,000 players (issue 21)
+DAYS_IN_TEN_YEARS = 3_652.5
+
+
+def main():
+    if shutil.which("wrk") is None:
+        print("   skipped: wrk is not installed (apt-get install wrk)")
+        return
+    from .history_build import SCALE_VARIABLE
+
+    scale = float(os.environ.get(SCALE_VARIABLE, "1.0"))
+    with scratch_database("history") as database:
+        if database is None:
+            return
+        bench(database, scale)
+
+
+def bench(database: str, scale: float) -> None:
+    from .bench_reports import DAY
+    from .history_build import expected_at, helpers_drop, history_months, templates_ingest
+
+    months = history_months()
+    hot = months[-1]
+    assert (DAY.year, DAY.month) == (hot.year, hot.month), "the daily job's day must lie in the hot month"
+    print(
+        f"   scale {scale} ({'default' if scale == 1.0 else 'set by PITBOSS_BENCH_HISTORY_SCALE'})",
+        flush=True,
+    )
+    started = time.perf_counter()
+    _prepare()
+    templates = templates_ingest()
+    page_round = _page_round()
+    session = _session()
+    print(
+        f"   seed_demo, {templates} template rounds and a {PAGE_ROUND_PLAYERS}-player round ingested in "
+        f"{time.perf_counter() - started:.0f} s",
+        flush=True,
+    )
+    full_rounds, full_bets = expected_at(1.0)
+    timings = [_build("one month", [hot], scale)]
+    cursor = _cursor_before(MID_MONTH)  # in the hot month: the same round in both runs
+    measured = {"one month": _measure("one month", database, page_round, cursor, session)}
+    timings.append(_build("whole history", months[:-1], scale))
+    measured["whole history"] = _measure("whole history", database, page_round, cursor, session)
+    helpers_drop()
+    _build_summary(timings, full_rounds, full_bets)
+    _compare(measured["one month"], measured["whole history"])
+    real_rounds_bytes(["ONE-", "ALL-"], bytes_per_bet())
+    archive_round_trip()
+
+
+# --- building ---------------------------------------------------------------------------------------
+
+
+def _prepare() -> None:
+    """seed_demo, BND2 and BND1's limits as bench_ingest sets them (its simulated stakes replay clean)."""
+    from .bench_ingest import _prepare as ingest_prepare
+
+    ingest_prepare()
+
+
+def _page_round() -> str:
+    """A 300-player Boundless round ingested for real, for the round page (as bench_pages's)."""
+    import json
+
+    from rounds.engine.rules import preset
+    from rounds.engine.simulate import simulate
+    from rounds.ingest import round_ingest
+
+    from .bench_ingest import _prefix_ids
+
+    start = datetime(2026, 11, 28, 9, tzinfo=UTC)
+    document = next(
+        simulate(preset("boundless"), table="BND1", shoes=1, players=PAGE_ROUND_PLAYERS, seed=5, start=start)
+    )
+    document = json.loads(json.dumps(document))
+    _prefix_ids(document, "PAGE-")
+    return round_ingest(document=document).round.round_id
+
+
+def _session() -> str:
+    """A signed-in compliance officer's session cookie, as a browser would have it (bench_pages)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="compliance"))
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def _build(label: str, months: list[date], scale: float) -> dict:
+    """Write `months` of history, VACUUM ANALYZE (as autovacuum would after the writes), print what
+    was written and the row counts; {"bets": written, "rows": seconds writing rows, "totals": seconds
+    rebuilding the day totals}."""
+    from django.db import connection
+
+    from .history_build import history_build
+
+    rows_seconds = []
+
+    def report(month, rows, seconds):
+        rows_seconds.append(seconds)
+        print(
+            f"      {month:%Y-%m}: {rows['rounds_round']:,} rounds, {rows['rounds_bet']:,} bets "
+            f"in {seconds:.1f} s",
+            flush=True,
+        )
+
+    print(f"   {label}: writing {len(months)} month(s) by SQL", flush=True)
+    started = time.perf_counter()
+    written = history_build(months, scale, report)
+    seconds = time.perf_counter() - started
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    timing = {"bets": written["rounds_bet"], "rows": sum(rows_seconds), "totals": seconds - sum(rows_seconds)}
+    print(
+        f"   {label}: {written['rounds_round']:,} rounds, {written['rounds_bet']:,} bets written in "
+        f"{timing['rows']:.1f} s ({timing['bets'] / timing['rows']:,.0f} bets/s), day totals rebuilt in "
+        f"{timing['totals']:.1f} s, VACUUM ANALYZE {time.perf_counter() - started - seconds:.1f} s",
+        flush=True,
+    )
+    print(
+        "      stored now: " + ", ".join(f"{table} {count:,}" for table, count in row_counts().items()),
+        flush=True,
+    )
+    return timing
+
+
+def row_counts() -> dict[str, int]:
+    from django.db import connection
+
+    counts = {}
+    with connection.cursor() as cursor:
+        for model in _per_round_models():
+            cursor.execute(f"SELECT count(*) FROM {model._meta.db_table}")
+            counts[model._meta.db_table] = cursor.fetchone()[0]
+    return counts
+
+
+def _build_summary(timings: list[dict], full_rounds: int, full_bets: int) -> None:
+    """The history's size against issue 21's, and how long scale 1.0 would take to write at this
+    run's rate (the rows; the day totals, rebuilt day by day, are given as they took here)."""
+    from rounds.models import Bet
+
+    from .history_build import MONTHS
+
+    bets = Bet.objects.count()
+    goal = "met" if bets >= 20_000_000 else "not at this scale"
+    print(f"   the history: {bets:,} bets over {MONTHS} months (issue 21 asks >= 20,000,000: {goal})")
+    rate = sum(t["bets"] for t in timings) / sum(t["rows"] for t in timings)
+    print(
+        f"   at scale 1.0: about {full_rounds:,} rounds and {full_bets:,} bets; writing their rows at this "
+        f"run's rate ({rate:,.0f} bets/s) would take about {full_bets / rate / 60:.0f} min, plus the day "
+        f"totals of every day (here {timings[-1]['totals']:.0f} s, with fewer bets a day)",
+        flush=True,
+    )
+
+
+def _cursor_before(moment: datetime) -> str:
+    """The round list's keyset cursor (rounds.selectors: <played>_<id>) of the last round before `moment`."""
+    from rounds.models import Round
+
+    opened_at, pk = (
+        Round.objects.filter(opened_at__lt=moment)
+        .order_by("-opened_at", "-id")
+        .values_list("opened_at", "id")[0]
+    )
+    return f"{opened_at.isoformat()}_{pk}"
+
+
+# --- measuring ---------------------------------------------------------------------------------------
+
+
+def _measure(label: str, database: str, page_round: str, cursor: str, session: str) -> dict:
+    print(f"   measured with {label}:", flush=True)
+    figures = {"pages": _pages(database, page_round, cursor, session)}
+    figures["ingest"] = _ingest("ONE-" if label == "one month" else "ALL-")
+    figures["job"] = _daily_job()
+    return figures
+
+
+def _pages(database: str, page_round: str, cursor: str, session: str) -> dict:
+    from urllib.parse import quote
+
+    from .bench_pages import WRK, _cookie_name, _figures, _wrk
+    from .pages_urls import BASELINE
+
+    pages = [
+        ("round list, newest page", "/rounds/"),
+        ("round list, filtered (table, has findings)", "/rounds/?table=DLX1&has_findings=true"),
+        (f"round list, one gaming day (?day={LIST_DAY})", f"/rounds/?day={LIST_DAY}"),
+        ("round list, mid-month page (keyset ?before=)", f"/rounds/?before={quote(cursor)}"),
+        (f"round page, {PAGE_ROUND_PLAYERS}-player Boundless round", f"/rounds/{page_round}/"),
+    ]
+    headers = ["-H", f"Cookie: {_cookie_name()}={session}"]
+    with gunicorn(database, workers=2, settings_module="tests.benchmarks.pages_settings") as base:
+        print(f"      gunicorn -w 2, {' '.join(WRK)}, signed in as compliance:", flush=True)
+        before = _wrk(base + "/" + BASELINE, headers)
+        results = {}
+        for title, path in pages:
+            results[title] = _wrk(base + path, headers)
+            print(f"      {title}: {_figures(*results[title])}", flush=True)
+        after = _wrk(base + "/" + BASELINE, headers)
+    baseline = (before[1] + after[1]) / 2
+    print(
+        f"      baseline page (signed in, one query), mean p99 before and after: {baseline:.1f} ms",
+        flush=True,
+    )
+    return {"baseline": baseline, **{title: p99 for title, (_, p99) in results.items()}}
+
+
+def _ingest(prefix: str) -> dict:
+    """The median seconds of round_ingest of bench_ingest's 5,000-player rounds (ids prefixed), and
+    the seconds simulating them took: the same Python work in every run, a reference for the
+    machine's load (a shared machine's swings as much as what is measured)."""
+    from rounds.ingest import round_ingest
+
+    from .bench_ingest import PLAYERS, _prefix_ids, _rounds
+
+    started = time.perf_counter()
+    documents = _rounds(PLAYERS, INGEST_ROUNDS, seed=2026)
+    reference = time.perf_counter() - started
+    seconds = []
+    for document in documents:
+        _prefix_ids(document, prefix)
+        started = time.perf_counter()
+        round_ingest(document=document)
+        seconds.append(time.perf_counter() - started)
+    median = statistics.median(seconds[1:])
+    print(
+        f"      round_ingest of a {PLAYERS:,}-player Boundless round: "
+        + ", ".join(f"{s:.3f}" for s in seconds)
+        + f" s (median after the first: {median:.3f} s); simulating them: {reference:.2f} s",
+        flush=True,
+    )
+    return {"median": median, "reference": reference}
+
+
+def _daily_job() -> dict:
+    from .bench_reports import DAY, best_of_3, daily_job
+
+    seconds, steps = best_of_3(daily_job)
+    print(
+        f"      daily job for {DAY} (best of 3): {seconds:.3f} s ("
+        + ", ".join(f"{step} {value:.2f} s" for step, value in steps.items())
+        + ")",
+        flush=True,
+    )
+    return {"seconds": seconds}
+
+
+def _compare(one: dict, whole: dict) -> None:
+    print("   whole history / one month:")
+    pages_one, pages_whole = one["pages"], whole["pages"]
+    for title in pages_one:
+        if title == "baseline":
+            continue
+        ratio = pages_whole[title] / pages_one[title]
+        relative = (pages_whole[title] / pages_whole["baseline"]) / (pages_one[title] / pages_one["baseline"])
+        print(
+            f"      {title}: p99 {pages_one[title]:.1f} -> {pages_whole[title]:.1f} ms = {ratio:.2f}x "
+            f"(goal <= {GOAL_PAGES}x: {_verdict(ratio, GOAL_PAGES)}; "
+            f"against the baseline page: {relative:.2f}x)"
+        )
+    base = pages_whole["baseline"] / pages_one["baseline"]
+    print(
+        f"      (the baseline page's p99: {pages_one['baseline']:.1f} -> {pages_whole['baseline']:.1f} ms "
+        f"= {base:.2f}x)"
+    )
+    load = whole["ingest"]["reference"] / one["ingest"]["reference"]
+    ratio = whole["ingest"]["median"] / one["ingest"]["median"]
+    print(
+        f"      ingest of a 5,000-player round, median: {one['ingest']['median']:.3f} -> "
+        f"{whole['ingest']['median']:.3f} s = {ratio:.2f}x "
+        f"(goal <= {GOAL_INGEST}x: {_verdict(ratio, GOAL_INGEST)}; "
+        f"against the load reference: {ratio / load:.2f}x)"
+    )
+    ratio = whole["job"]["seconds"] / one["job"]["seconds"]
+    print(
+        f"      daily job for one day: {one['job']['seconds']:.3f} -> {whole['job']['seconds']:.3f} s "
+        f"= {ratio:.2f}x (goal <= {GOAL_JOB}x: {_verdict(ratio, GOAL_JOB)}; "
+        f"against the load reference: {ratio / load:.2f}x)"
+    )
+    print(
+        f"      (the load reference, simulating the same {INGEST_ROUNDS} rounds in Python: "
+        f"{one['ingest']['reference']:.2f} -> {whole['ingest']['reference']:.2f} s = {load:.2f}x)",
+        flush=True,
+    )
+
+
+def _verdict(value: float, goal: float) -> str:
+    return "met" if value <= goal else "NOT met"
+
+
+# --- bytes per bet --------------------------------------------------------------------------------------
+#
+# The rows of a round grow with its bets; the day totals with the days, tables, players and kinds,
+# not with the bets: their share per bet is given as stored here and, for the projection, at a
+# round a minute with 5,000 players (rows a day as the real 5,000-player rounds would write, at the
+# bytes a row they take here).
+
+
+def _round_models() -> list:
+    """The tables ingest writes for each round (the shoe: once a shoe)."""
+    from rounds.models import Bet, Finding, Hand, Round, Shoe, Spot
+
+    return [Round, Spot, Hand, Bet, Finding, Shoe]
+
+
+def _day_models() -> list:
+    """The day totals ingest and its catch-up add each round to."""
+    from rounds.models import PlayerDayTotal, PlayerTotalsPending, TableDayPatternHits, TableDayTotal
+
+    return [TableDayTotal, TableDayPatternHits, PlayerDayTotal, PlayerTotalsPending]
+
+
+def _per_round_models() -> list:
+    return _round_models() + _day_models()
+
+
+# Heap, TOAST (with the free-space and visibility maps) and indexes of a table and, when it is
+# partitioned, of every partition (pg_partition_tree lists none for a plain table).
+SIZES_SQL = """
+WITH tree AS (SELECT relid FROM pg_partition_tree(%(table)s::regclass) UNION SELECT %(table)s::regclass)
+SELECT coalesce(sum(pg_relation_size(relid)), 0),
+    coalesce(sum(pg_table_size(relid) - pg_relation_size(relid)), 0), coalesce(sum(pg_indexes_size(relid)), 0)
+FROM tree
+"""
+
+
+def _print_sizes(cursor, tables: list[str], bets: int, document_table: str) -> dict[str, int]:
+    """Print each table's rows and bytes per bet (heap, TOAST, indexes; the documents' share of
+    `document_table`); {table: bytes}."""
+    cursor.execute(f"SELECT coalesce(sum(pg_column_size(document)), 0) FROM {document_table}")
+    document = cursor.fetchone()[0]
+    sizes = {}
+    for table in tables:
+        cursor.execute(SIZES_SQL, {"table": table})
+        heap, toast, indexes = (int(value) for value in cursor.fetchone())
+        sizes[table] = size = heap + toast + indexes
+        cursor.execute(f"SELECT count(*) FROM {table}")
+        rows = cursor.fetchone()[0]
+        line = (
+            f"      {table}: {rows:,} rows, {size / 2**20:,.1f} MB = {size / bets:.1f} B/bet "
+            f"(heap {heap / bets:.1f}, TOAST {toast / bets:.1f}, indexes {indexes / bets:.1f})"
+        )
+        if table == document_table:
+            line += f"; the document column (pg_column_size): {document / bets:.1f} B/bet"
+        print(line)
+    return sizes
+
+
+def bytes_per_bet() -> dict:
+    """The history's bytes per bet on disk, per table (printed); {"rows": the per-round tables' bytes
+    per bet, "per_row": each day total's bytes per row}."""
+    from django.db import connection
+
+    from rounds.models import Bet
+
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+        bets = Bet.objects.count()
+        cursor.execute("SELECT count(DISTINCT gaming_day) FROM rounds_round")
+        days = cursor.fetchone()[0]
+        print(
+            f"   bytes on disk after VACUUM ANALYZE (table, TOAST and indexes), the whole history: "
+            f"{bets:,} bets over {days} gaming days:"
+        )
+        rounds = [model._meta.db_table for model in _round_models()]
+        sizes = _print_sizes(cursor, rounds + [m._meta.db_table for m in _day_models()], bets, "rounds_round")
+        per_row = {}
+        for model in _day_models():
+            per_row[model] = sizes[model._meta.db_table] / max(1, model.objects.count())
+    rows = sum(sizes[table] for table in rounds) / bets
+    day_share = (sum(sizes.values()) - rows * bets) / bets
+    print(
+        f"      rows of the rounds: {rows:.1f} B/bet; day totals: {day_share:.1f} B/bet at this history's "
+        f"{bets / days:,.0f} bets a day"
+    )
+    _goal_line("the whole history, as stored", rows + day_share)
+    return {"rows": rows, "per_row": per_row}
+
+
+def _goal_line(label: str, per_bet: float) -> None:
+    print(
+        f"      {label}: {per_bet:.1f} B/bet (goal <= {GOAL_BYTES_PER_BET}: "
+        f"{_verdict(per_bet, GOAL_BYTES_PER_BET)})",
+        flush=True,
+    )
+
+
+def real_rounds_bytes(prefixes: list[str], history: dict) -> None:
+    """Bytes per bet of the rounds ingested for real whose ids start with `prefixes` (rows as ingest
+    writes them): their rows copied into tables of their own (same columns and indexes), measured
+    after VACUUM ANALYZE, with the day totals of a day of such rounds at a round a minute. Then ten
+    years of one such table, by these rows and by the history's."""
+    from django.db import connection
+
+    from rounds.models import (
+        Bet,
+        Finding,
+        Hand,
+        PlayerDayTotal,
+        Round,
+        Spot,
+        TableDayPatternHits,
+        TableDayTotal,
+    )
+
+    wanted = " OR ".join(["round_id LIKE %s"] * len(prefixes))
+    patterns = [prefix + "%" for prefix in prefixes]
+    clones = {}
+    with connection.cursor() as cursor:
+        for model in (Round, Spot, Hand, Bet, Finding):
+            table, clone = model._meta.db_table, f"bench_history_real_{model._meta.model_name}"
+            clones[table] = clone
+            cursor.execute(f"DROP TABLE IF EXISTS {clone}")
+            cursor.execute(f"CREATE TABLE {clone} (LIKE {table} INCLUDING ALL)")
+            where = wanted if model is Round else f"round_id IN (SELECT id FROM rounds_round WHERE {wanted})"
+            cursor.execute(f"INSERT INTO {clone} SELECT * FROM {table} WHERE {where}", patterns)
+            cursor.execute(f"VACUUM ANALYZE {clone}")
+        bet = clones["rounds_bet"]
+        cursor.execute(
+            f"SELECT count(*), count(DISTINCT (player_id, kind)), count(DISTINCT kind), "
+            f"count(DISTINCT (kind, computed_pattern)) FILTER (WHERE computed_pattern <> '') FROM {bet}"
+        )
+        bets, players_kinds, kinds, patterns_hit = cursor.fetchone()
+        cursor.execute(f"SELECT count(*) FROM {clones['rounds_round']}")
+        rounds = cursor.fetchone()[0]
+        print(
+            f"   the same for the {rounds} {', '.join(prefixes)} 5,000-player rounds ingested here alone "
+            f"({bets:,} bets, their rows copied into tables of their own):"
+        )
+        sizes = _print_sizes(cursor, list(clones.values()), bets, clones["rounds_round"])
+        for clone in clones.values():
+            cursor.execute(f"DROP TABLE {clone}")
+    rows = sum(sizes.values()) / bets
+    # A day of such rounds at one table: a player total per player and kind, a table total per kind,
+    # pattern hits per kind and pattern (as many as these rounds have), at the bytes a row takes here.
+    per_row = history["per_row"]
+    day_bytes = (
+        players_kinds * per_row[PlayerDayTotal]
+        + kinds * per_row[TableDayTotal]
+        + patterns_hit * per_row[TableDayPatternHits]
+    )
+    day_share = day_bytes / BETS_A_DAY
+    print(
+        f"      rows of the rounds: {rows:.1f} B/bet; day totals at a round a minute "
+        f"({players_kinds:,} player totals, {kinds + patterns_hit} table totals a day): {day_share:.2f} B/bet"
+    )
+    _goal_line("real 5,000-player rounds with their day totals", rows + day_share)
+    print(
+        f"   10 years of one Boundless table, a round a minute with 5,000 players "
+        f"({BETS_A_DAY / 1e6:.1f} million bets a day):"
+    )
+    for label, per_bet in (("the real rounds' rows", rows), ("the history's rows", history["rows"])):
+        total = (per_bet + day_share) * BETS_A_DAY * DAYS_IN_TEN_YEARS
+        print(
+            f"      by {label} ({per_bet + day_share:.1f} B/bet): {total / 1e12:.1f} TB, "
+            f"{total / 1e13:.2f} TB a year"
+        )
+
+
+# --- the archive ---------------------------------------------------------------------------------------
+
+
+def archive_round_trip() -> None:
+    """Where issue 21's archive will be measured: export one month (rows/s), read it back (rows/s),
+    and an archived round page's p99 against a hot one's (goal <= 3x); in the archive, bytes per bet
+    (goal <= 40)."""
+    print("   archive round trip: not built yet")
