@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "reports",
     "sheets",
     "demo",
+    "archive",  # archive (issue 21)
 ]
 
 MIDDLEWARE = [
@@ -221,6 +222,14 @@ PITBOSS_RTP_FLOOR_PERCENT = env_percent("PITBOSS_RTP_FLOOR_PERCENT", "90")
 PITBOSS_ROUND_BODY_LIMIT = 32 * 2**20
 # Where the daily reports' PDFs are kept: <dir>/<day>/<report>-<day>.pdf.
 PITBOSS_REPORTS_DIR = Path(os.environ.get("PITBOSS_REPORTS_DIR") or VAR_DIR / "reports")
+# archive (issue 21): months of round history older than the hot window (the current month and the
+# PITBOSS_HOT_MONTHS before it) are exported to Parquet under PITBOSS_ARCHIVE_URL (a directory, or
+# s3://bucket/prefix; S3 credentials from the standard AWS variables), verified, then their
+# partitions dropped (archive/). PITBOSS_ARCHIVE_S3_ENDPOINT: an S3-compatible store's address.
+PITBOSS_ARCHIVE_URL = env_str("PITBOSS_ARCHIVE_URL", str(VAR_DIR / "archive"))
+PITBOSS_ARCHIVE_S3_ENDPOINT = env_str("PITBOSS_ARCHIVE_S3_ENDPOINT")
+PITBOSS_HOT_MONTHS = env_int("PITBOSS_HOT_MONTHS", 13, minimum=1)
+PITBOSS_ARCHIVE_RETENTION_YEARS = env_int("PITBOSS_ARCHIVE_RETENTION_YEARS", 10, minimum=1)
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -313,6 +322,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "outbox.tasks.outbox_drain_task",
         "schedule": 60,
         "options": {"expires": 55},
+    },
+    # Round history's partitions for the coming months, made well before a round needs them.
+    "round-partitions-ahead": {
+        "task": "rounds.tasks.partitions_ahead_task",
+        "schedule": 6 * 60 * 60,
+        "options": {"expires": 60 * 60},
     },
     "player-totals-catch-up": {
         "task": "rounds.tasks.player_totals_catch_up_task",

@@ -46,7 +46,7 @@ def table_summary(
         resettled=Count("pk", filter=outcome_q(RoundOutcome.RESETTLED)),
     )
     finding_codes = dict(
-        Finding.objects.filter(round__in=every_round)
+        Finding.objects.filter(round__in=every_round, gaming_day=the_day.day)
         .values("code")
         .annotate(count=Count("id"))
         .order_by("code")

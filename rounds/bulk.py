@@ -32,8 +32,8 @@ def insert_rows(model, fields: list[str], rows: list[tuple], *, ids: list[int] |
     """Insert `rows` (values in the order of `fields`, foreign keys as `<name>_id`); their new ids.
 
     Every column the rows do not name must have a database default or be nullable: no Python
-    default or `auto_now_add` runs here. `ids`: taken beforehand by `reserve_ids_of` (None: taken
-    now).
+    default or `auto_now_add` runs here. `ids`: taken beforehand by `reserve_ids_of`, or the rows'
+    own (a registry key's); None: taken now (on PostgreSQL) or assigned on insert.
     """
     if not rows:
         return []
@@ -44,8 +44,10 @@ def insert_rows(model, fields: list[str], rows: list[tuple], *, ids: list[int] |
         return ids
     json_columns = [i for i, name in enumerate(fields) if _is_json(model, name)]
     objects = []
-    for row in rows:
+    for n, row in enumerate(rows):
         values = dict(zip(fields, row, strict=True))
+        if ids is not None:
+            values[model._meta.pk.attname] = ids[n]
         for i in json_columns:
             if type(row[i]) is JsonText:
                 values[fields[i]] = row[i].value

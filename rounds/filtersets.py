@@ -52,13 +52,25 @@ class RoundFilterSet(django_filters.FilterSet):
         fields = ["table", "game", "day", "player", "outcome", "status", "shoe", "has_findings", "reviewed"]
 
     def by_player(self, queryset, name, value):
-        return queryset.filter(Exists(Bet.objects.filter(round=OuterRef("pk"), player__external_id=value)))
+        return queryset.filter(
+            Exists(
+                Bet.objects.filter(
+                    round=OuterRef("pk"), gaming_day=OuterRef("gaming_day"), player__external_id=value
+                )
+            )
+        )
 
     def by_findings(self, queryset, name, value):
         return queryset.filter(finding_count__gt=0) if value else queryset.filter(finding_count=0)
 
     def by_finding_code(self, queryset, name, value):
-        return queryset.filter(Exists(Finding.objects.filter(round=OuterRef("pk"), code__in=value)))
+        return queryset.filter(
+            Exists(
+                Finding.objects.filter(
+                    round=OuterRef("pk"), gaming_day=OuterRef("gaming_day"), code__in=value
+                )
+            )
+        )
 
 
 class BetFilterSet(django_filters.FilterSet):
@@ -67,7 +79,7 @@ class BetFilterSet(django_filters.FilterSet):
     player = django_filters.CharFilter(field_name="player__external_id", label="Player id")
     table = django_filters.CharFilter(field_name="round__table__code", label="Table code")
     kind = django_filters.CharFilter()
-    day = django_filters.DateFilter(field_name="round__gaming_day", label="Gaming day")
+    day = django_filters.DateFilter(field_name="gaming_day", label="Gaming day")
     placed_after = UtcDateTimeFilter(
         field_name="round__opened_at", lookup_expr="gte", label=zoned_label("Placed from")
     )

@@ -186,7 +186,7 @@ class IncidentOpenForm(forms.Form):
         round_id = self.cleaned_data["round"].strip()
         if not round_id:
             return None
-        round_ = Round.objects.filter(round_id=round_id).first()
+        round_ = Round.objects.by_round_id(round_id).first()
         if round_ is None:
             raise ValidationError(f"No round {round_id!r} is stored.")
         return round_

@@ -22,6 +22,10 @@ from .choices import (
     RoundStatus,
 )
 from .fields import JsonTextField
+from .querysets import RoundQuerySet, RoundRowQuerySet
+from .registry import BetKey, RoundKey
+
+__all__ = ["BetKey", "RoundKey"]  # the registry's models, with the others of the app
 
 
 def money(verbose_name: str = "", **options) -> models.DecimalField:
@@ -49,7 +53,8 @@ class Shoe(models.Model):
 
 
 class Round(models.Model):
-    round_id = models.CharField(max_length=64, unique=True, help_text="The game server's round id.")
+    # Unique through the registry (RoundKey), which outlives the month the round is kept in.
+    round_id = models.CharField(max_length=64, help_text="The game server's round id.")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
     shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveIntegerField()
@@ -95,6 +100,8 @@ class Round(models.Model):
     review_comment = models.TextField(blank=True)
     ingested_at = models.DateTimeField(auto_now_add=True)
 
+    objects = RoundQuerySet.as_manager()
+
     class Meta:
         ordering = ["-id"]
         permissions = [("review_round", "Can sign a round off as reviewed")]
@@ -131,6 +138,10 @@ class Round(models.Model):
 # (measured in `make bench`). Django still follows and protects them; a test checks that no row
 # points nowhere.
 ROUND_ROW_LINK = {"db_constraint": False}
+# What points at a round or a bet from outside its month (a correction) has its foreign key in the
+# database to the registry (RoundKey, BetKey: same ids), not to the partitioned table, which cannot
+# be the target of one (migration rounds/0017). Django still follows and protects the link.
+THROUGH_REGISTRY = {"db_constraint": False}
 
 
 class Spot(models.Model):
@@ -140,7 +151,10 @@ class Spot(models.Model):
     )
     spot = models.CharField(max_length=64)
     seat = models.PositiveSmallIntegerField(null=True)
+    gaming_day = models.DateField(help_text="Its round's gaming day: the month it is kept in.")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="spots", **ROUND_ROW_LINK)
+
+    objects = RoundRowQuerySet.as_manager()
 
     class Meta:
         ordering = ["round", "id"]
@@ -157,8 +171,11 @@ class Hand(models.Model):
     )
     spot = models.ForeignKey(Spot, on_delete=models.CASCADE, related_name="hands", **ROUND_ROW_LINK)
     position = models.PositiveSmallIntegerField(help_text="1, or 2 for the second hand of a split.")
+    gaming_day = models.DateField(help_text="Its round's gaming day: the month it is kept in.")
     cards = models.CharField(max_length=64, help_text="Card codes in the order received, space-separated.")
     actions = models.JSONField(default=list)
+
+    objects = RoundRowQuerySet.as_manager()
 
     class Meta:
         ordering = ["spot", "position"]
@@ -170,6 +187,7 @@ class Hand(models.Model):
 class Bet(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="bets", **ROUND_ROW_LINK)
     bet_id = models.CharField(max_length=64, help_text="The game server's bet id.")
+    gaming_day = models.DateField(help_text="Its round's gaming day: the month it is kept in.")
     # No index of its own: (player, round) below serves a player's bets.
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="bets", db_index=False, **ROUND_ROW_LINK
@@ -188,11 +206,12 @@ class Bet(models.Model):
         default=dict, blank=True, help_text="Play-behind choices, insurance of a bet behind."
     )
 
+    objects = RoundRowQuerySet.as_manager()
+
     class Meta:
         ordering = ["round", "id"]
         indexes = [models.Index(fields=["player", "round"])]
-        # A constraint rather than unique=True: no second, LIKE-only index on every bet row.
-        constraints = [models.UniqueConstraint(fields=["bet_id"], name="bet_id_unique")]
+        # Bet ids are unique through the registry (BetKey), across months and the archive.
 
     def __str__(self) -> str:
         return self.bet_id
@@ -208,12 +227,15 @@ class Bet(models.Model):
 class Finding(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="findings", **ROUND_ROW_LINK)
     code = models.CharField(max_length=40, choices=FindingCode.choices)
+    gaming_day = models.DateField(help_text="Its round's gaming day: the month it is kept in.")
     bet = models.ForeignKey(
         Bet, on_delete=models.CASCADE, null=True, blank=True, related_name="findings", **ROUND_ROW_LINK
     )
     spot = models.CharField(max_length=64, blank=True)
     hand = models.PositiveSmallIntegerField(null=True, blank=True)
     message = models.TextField()
+
+    objects = RoundRowQuerySet.as_manager()
 
     class Meta:
         ordering = ["round", "id"]
@@ -356,7 +378,9 @@ class PlayerTotalsPending(models.Model):
 class Resettlement(models.Model):
     """A proposal to correct a round's payouts to what the engine computes; approved by a second person."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="resettlements")
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="resettlements", **THROUGH_REGISTRY
+    )
     status = models.CharField(max_length=16, choices=ProposalStatus.choices, default=ProposalStatus.PROPOSED)
     reason = models.TextField()
     proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -387,7 +411,8 @@ class Adjustment(models.Model):
     """One bet's correction: computed minus reported returned. The bet itself is never edited."""
 
     resettlement = models.ForeignKey(Resettlement, on_delete=models.PROTECT, related_name="adjustments")
-    bet = models.ForeignKey(Bet, on_delete=models.PROTECT, related_name="adjustments")
+    bet = models.ForeignKey(Bet, on_delete=models.PROTECT, related_name="adjustments", **THROUGH_REGISTRY)
+    gaming_day = models.DateField(help_text="Its bet's gaming day: the month it is kept in.")
     amount = money_total()
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -402,7 +427,7 @@ class Adjustment(models.Model):
 class Incident(models.Model):
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="incidents")
     round = models.ForeignKey(
-        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="incidents"
+        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="incidents", **THROUGH_REGISTRY
     )
     kind = models.CharField(max_length=24, choices=IncidentKind.choices)
     status = models.CharField(max_length=16, choices=IncidentStatus.choices, default=IncidentStatus.OPEN)
@@ -448,7 +473,8 @@ class Refund(models.Model):
     """What a cancelled round returns on one bet: exactly what it wagered (or a dealt blackjack paid)."""
 
     incident = models.ForeignKey(Incident, on_delete=models.PROTECT, related_name="refunds")
-    bet = models.ForeignKey(Bet, on_delete=models.PROTECT, related_name="refunds")
+    bet = models.ForeignKey(Bet, on_delete=models.PROTECT, related_name="refunds", **THROUGH_REGISTRY)
+    gaming_day = models.DateField(help_text="Its bet's gaming day: the month it is kept in.")
     amount = money_total()
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -464,7 +490,7 @@ class Void(models.Model):
     """A proposal to void a settled round hit by a malfunction: every bet's payout is reversed and
     its stake returned, so each bet nets to exactly what it wagered. A second supervisor decides."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="voids")
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="voids", **THROUGH_REGISTRY)
     incident = models.ForeignKey(
         Incident,
         on_delete=models.PROTECT,
@@ -506,7 +532,7 @@ class VoidLine(models.Model):
     """One bet of a voided round: the payout taken back and the stake returned (net: the stake)."""
 
     void = models.ForeignKey(Void, on_delete=models.PROTECT, related_name="lines")
-    bet = models.ForeignKey(Bet, on_delete=models.PROTECT, related_name="void_lines")
+    bet = models.ForeignKey(Bet, on_delete=models.PROTECT, related_name="void_lines", **THROUGH_REGISTRY)
     reversed_returned = money(help_text="What the bet was returned as settled, taken back.")
     returned_stake = money(help_text="What the bet wagered, given back.")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -529,7 +555,9 @@ class RoundCorrection(models.Model):
     refunds of a cancellation, or an approved void. One per round, so one per bet: the database
     refuses a second whichever order and however concurrent."""
 
-    round = models.OneToOneField(Round, on_delete=models.PROTECT, primary_key=True, related_name="correction")
+    round = models.OneToOneField(
+        Round, on_delete=models.PROTECT, primary_key=True, related_name="correction", **THROUGH_REGISTRY
+    )
     kind = models.CharField(max_length=16, choices=CorrectionKind.choices)
     resettlement = models.OneToOneField(
         Resettlement, on_delete=models.PROTECT, null=True, blank=True, related_name="correction"

@@ -87,7 +87,7 @@ class ResettlementProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormV
             kwargs.update(
                 round=round_,
                 differing=services.bets_to_adjust(round_).select_related("player"),
-                uncomputed=Bet.objects.filter(round=round_, computed_returned__isnull=True).count(),
+                uncomputed=Bet.objects.of_round(round_).filter(computed_returned__isnull=True).count(),
             )
         return super().get_context_data(**kwargs)
 
@@ -137,9 +137,9 @@ class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, Detail
             currency=round_.table.currency,
             adjustments=resettlement.adjustments.select_related("bet__player"),
             differing=[] if approved else services.bets_to_adjust(round_).select_related("player"),
-            uncomputed=Bet.objects.filter(round=round_, computed_returned__isnull=True).select_related(
-                "player"
-            ),
+            uncomputed=Bet.objects.of_round(round_)
+            .filter(computed_returned__isnull=True)
+            .select_related("player"),
             decision_form=kwargs.get("decision_form") or DecisionForm(),
             may_decide=(
                 resettlement.status == ProposalStatus.PROPOSED

@@ -8,6 +8,7 @@ several are listed; none says so.
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import Subquery
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
@@ -15,7 +16,7 @@ from django.views.decorators.http import require_safe
 from limits.models import Player
 from tables.models import Table
 
-from .models import Bet, Incident, Round, Shoe
+from .models import Bet, BetKey, Incident, Round, Shoe, Spot
 from .views import SHARED_SPOTS_PER_PAGE, SPOTS_PER_PAGE
 
 MAX_QUERY = 128
@@ -32,7 +33,8 @@ def bet_url(bet: Bet) -> str:
     """The round page of a bet, at the page of spots that holds it, scrolled to its row."""
     round_ = bet.round
     per_page = SHARED_SPOTS_PER_PAGE if round_.shared else SPOTS_PER_PAGE
-    before = round_.spots.filter(id__lt=round_.spots.filter(spot=bet.spot).values("id")[:1]).count()
+    spots = Spot.objects.of_round(round_)
+    before = spots.filter(id__lt=spots.filter(spot=bet.spot).values("id")[:1]).count()
     page = before // per_page + 1
     query = f"?spots={page}" if page > 1 else ""
     return f"{round_.get_absolute_url()}{query}#bet-{bet.pk}"
@@ -48,9 +50,14 @@ def matches_of(query: str, user) -> list[Match]:
                 )
             )
     if user.has_perm("rounds.view_round"):
-        for round_ in Round.objects.filter(round_id=query).only("round_id"):
+        for round_ in Round.objects.by_round_id(query).only("round_id"):
             found.append(Match("Round", round_.round_id, round_.get_absolute_url()))
-        for bet in Bet.objects.filter(bet_id=query).select_related("round").defer("round__document"):
+        # Through the registry: its id and its round's gaming day find the bet in its month.
+        key = BetKey.objects.filter(bet_id=query)
+        bets = Bet.objects.filter(
+            pk=Subquery(key.values("pk")[:1]), gaming_day=Subquery(key.values("round__gaming_day")[:1])
+        )
+        for bet in bets.select_related("round").defer("round__document"):
             found.append(Match("Bet", f"{bet.bet_id} of round {bet.round.round_id}", bet_url(bet)))
         for shoe in Shoe.objects.filter(code=query):
             found.append(Match("Shoe", shoe.code, f"{reverse('rounds:round_list')}?shoe={shoe.code}"))

@@ -181,7 +181,7 @@ def finding_codes_expression() -> Subquery:
     """A round's finding codes, space-separated, repeated and in no order (SQLite orders and
     de-duplicates no aggregate with a delimiter): a list's annotation, read by `finding_codes_of`."""
     return Subquery(
-        Finding.objects.filter(round=OuterRef("pk"))
+        Finding.objects.filter(round=OuterRef("pk"), gaming_day=OuterRef("gaming_day"))
         .order_by()
         .values("round")
         .annotate(codes=StringAgg("code", Value(" ")))
@@ -203,7 +203,7 @@ def round_named(round_id: str, rounds: QuerySet | None = None) -> Round | None:
     round_id = round_id.strip()
     if not round_id or "\x00" in round_id:
         return None
-    return (Round.objects.all() if rounds is None else rounds).filter(round_id=round_id).first()
+    return (Round.objects.all() if rounds is None else rounds).by_round_id(round_id).first()
 
 
 # --- outcomes --------------------------------------------------------------------------------------
@@ -289,14 +289,17 @@ def round_spots(round_: Round, spots: list[Spot], findings: list[Finding]) -> li
     """The given spots of the round with their hands, bets and findings (three queries at most)."""
     shared = bool(round_.shared)
     by_spot: dict[int, list[Hand]] = {}
-    for hand in Hand.objects.filter(spot__in=[spot.pk for spot in spots]).order_by("spot_id", "position"):
+    for hand in Hand.objects.filter(
+        spot__in=[spot.pk for spot in spots], gaming_day=round_.gaming_day
+    ).order_by("spot_id", "position"):
         by_spot.setdefault(hand.spot_id, []).append(hand)
     codes = [spot.spot for spot in spots]
     bets: dict[str, list[Bet]] = {}
     # Only what the round page shows of a bet: a field left out would cost a query per bet (the
     # page's queries are pinned in a test).
     shown = (
-        Bet.objects.filter(round=round_, spot__in=codes)
+        Bet.objects.of_round(round_)
+        .filter(spot__in=codes)
         .select_related("player")
         .only(
             "bet_id",
@@ -408,8 +411,8 @@ def play_record_totals(player, first: date, last: date) -> list[dict]:
     """
     zero = Value(Decimal("0.00"), output_field=money_total())
     rows = (
-        Bet.objects.filter(player=player, round__gaming_day__range=(first, last))
-        .annotate(day=F("round__gaming_day"), currency=F("round__table__currency"))
+        Bet.objects.filter(player=player, gaming_day__range=(first, last))
+        .annotate(day=F("gaming_day"), currency=F("round__table__currency"))
         .values("day", "kind", "currency")
         .annotate(
             bets=Count("id"),
@@ -425,7 +428,7 @@ def play_record_period_totals(player, first: date, last: date) -> list[dict]:
     """The whole period per currency (one query)."""
     zero = Value(Decimal("0.00"), output_field=money_total())
     rows = (
-        Bet.objects.filter(player=player, round__gaming_day__range=(first, last))
+        Bet.objects.filter(player=player, gaming_day__range=(first, last))
         .values(currency=F("round__table__currency"))
         .annotate(
             bets=Count("id"),

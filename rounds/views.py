@@ -25,7 +25,7 @@ from tables.templatetags.pitboss import zoned_label
 
 from .filtersets import BetFilterSet, RoundFilterSet
 from .forms import PlayRecordPeriodForm, RoundReviewForm
-from .models import Round
+from .models import Finding, Round, Spot
 from .outcome import outcome_expression
 from .review import round_review
 from .selectors import (
@@ -198,7 +198,7 @@ class RoundMixin(LoginRequiredMixin, PermissionRequiredMixin):
 
     def get_round(self) -> Round:
         if not hasattr(self, "_round"):
-            self._round = get_object_or_404(self.round_queryset(), round_id=self.kwargs["round_id"])
+            self._round = get_object_or_404(self.round_queryset().by_round_id(self.kwargs["round_id"]))
         return self._round
 
 
@@ -214,8 +214,12 @@ class RoundDetailView(RoundMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         round_ = self.get_round()
         # Findings are written with their round, and counted on it: most rounds have none.
-        findings = list(round_.findings.select_related("bet").order_by("id")) if round_.finding_count else []
-        spots = round_.spots.select_related("player").order_by("id")
+        findings = (
+            list(Finding.objects.of_round(round_).select_related("bet").order_by("id"))
+            if round_.finding_count
+            else []
+        )
+        spots = Spot.objects.of_round(round_).select_related("player").order_by("id")
         only_findings = self.request.GET.get("findings") == "1"
         if only_findings:
             spots = spots.filter(spot__in=spots_with_findings(round_, findings))

@@ -74,7 +74,7 @@ def bet_lines(round_: Round, params, void: Void | None = None) -> dict:
     """A page of the round's bets as a void records them (the payout reversed, the stake returned,
     the change to what the bet was returned, and what it ends with: its wager), and the totals over
     every bet (one aggregate query)."""
-    bets = Bet.objects.filter(round=round_).select_related("player").order_by("id")
+    bets = Bet.objects.of_round(round_).select_related("player").order_by("id")
     page = Paginator(bets, LINES_PER_PAGE).get_page(params.get("lines"))
     zero = Value(0, output_field=MONEY)
     totals = bets.aggregate(

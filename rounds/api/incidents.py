@@ -115,7 +115,7 @@ def incidents():
 
 
 def _round(round_id: str) -> Round:
-    round_ = Round.objects.filter(round_id=round_id).first()
+    round_ = Round.objects.by_round_id(round_id).first()
     if round_ is None:
         raise serializers.ValidationError({"round": [f"No round {round_id!r} is stored."]})
     return round_

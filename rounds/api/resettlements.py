@@ -96,7 +96,7 @@ class ResettlementViewSet(
     @extend_schema(request=ResettlementProposeSerializer, responses={201: ResettlementSerializer, **REFUSED})
     def create(self, request):
         data = validated(ResettlementProposeSerializer, request)
-        round_ = Round.objects.filter(round_id=data["round"]).first()
+        round_ = Round.objects.by_round_id(data["round"]).first()
         if round_ is None:
             raise serializers.ValidationError({"round": [f"No round {data['round']!r} is stored."]})
         resettlement = services.resettlement_propose(

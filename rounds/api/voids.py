@@ -112,7 +112,7 @@ class VoidViewSet(
     @extend_schema(request=VoidProposeSerializer, responses={201: VoidDetailSerializer, **REFUSED})
     def create(self, request):
         data = validated(VoidProposeSerializer, request)
-        round_ = Round.objects.filter(round_id=data["round"]).defer("document").first()
+        round_ = Round.objects.by_round_id(data["round"]).defer("document").first()
         if round_ is None:
             raise serializers.ValidationError({"round": [f"No round {data['round']!r} is stored."]})
         incident = None

@@ -12,7 +12,7 @@ from rounds.engine.document import RoundFormatError, RoundRecord
 from rounds.engine.rules import BET_KINDS
 
 from ..bulk import JsonText
-from ..models import Bet, Finding, Hand, Round, Shoe, Spot
+from ..models import Bet, BetKey, Finding, Hand, Round, RoundKey, Shoe, Spot
 from ..totals import round_totals_add
 from .findings import AFTER_MAX_ROUND, limit_findings, replay_findings, shoe_findings
 from .players import players_of_round
@@ -22,6 +22,7 @@ from .writer import RoundWriter
 # A bet row's columns as ingest writes them, in the order of its COPY.
 BET_COLUMNS = [
     "round_id",
+    "gaming_day",
     "bet_id",
     "player_id",
     "spot",
@@ -93,7 +94,7 @@ def ingest_one(item: Prepared, shoe: Shoe) -> IngestResult:
 
 
 def _stored(round_id: str, item: Prepared) -> Round | None:
-    stored = Round.objects.filter(round_id=round_id).defer("document").first()
+    stored = Round.objects.by_round_id(round_id).defer("document").first()
     if stored is None:
         return None
     if stored.document_sha256 != item.digest:
@@ -106,7 +107,7 @@ def _stored(round_id: str, item: Prepared) -> Round | None:
 
 def _raise_if_bet_ids_taken(record: RoundRecord) -> None:
     position = {bet.bet_id: index for index, bet in enumerate(record.bets)}
-    taken = Bet.objects.filter(bet_id__in=list(position)).select_related("round").order_by("id").first()
+    taken = BetKey.objects.filter(bet_id__in=list(position)).select_related("round").order_by("id").first()
     if taken is not None:
         raise RoundConflict(
             record.round_id,
@@ -175,16 +176,20 @@ def _store(item: Prepared, shoe: Shoe) -> Round:
         }
     )
     (round_pk,) = writer.write(Round, list(round_fields), [tuple(round_fields.values())])
+    # A round id (or below, a bet id) another round holds is refused by the registry.
+    writer.write(
+        RoundKey, ["round_id", "gaming_day", "table_id"], [(record.round_id, day, table.pk)], ids=[round_pk]
+    )
     spot_ids = writer.write(
         Spot,
-        ["round_id", "spot", "seat", "player_id"],
-        [(round_pk, s.spot, s.seat, players[s.player].pk) for s in record.spots],
+        ["round_id", "gaming_day", "spot", "seat", "player_id"],
+        [(round_pk, day, s.spot, s.seat, players[s.player].pk) for s in record.spots],
     )
     writer.write(
         Hand,
-        ["round_id", "spot_id", "position", "cards", "actions"],
+        ["round_id", "gaming_day", "spot_id", "position", "cards", "actions"],
         [
-            (round_pk, spot_id, position, " ".join(hand.cards), _actions_json(tuple(hand.actions)))
+            (round_pk, day, spot_id, position, " ".join(hand.cards), _actions_json(tuple(hand.actions)))
             for spot_id, spot in zip(spot_ids, record.spots, strict=True)
             for position, hand in enumerate(spot.hands, start=1)
         ],
@@ -199,6 +204,7 @@ def _store(item: Prepared, shoe: Shoe) -> Round:
         [
             (
                 round_pk,
+                day,
                 b.bet_id,
                 player_pk[b.player],
                 b.spot,
@@ -214,6 +220,7 @@ def _store(item: Prepared, shoe: Shoe) -> Round:
             for b, c in zip(record.bets, computed, strict=True)
         ],
     )
+    writer.write(BetKey, ["bet_id", "round_id"], [(b.bet_id, round_pk) for b in record.bets], ids=bet_ids)
     row_of_bet = dict(zip((b.bet_id for b in record.bets), bet_ids, strict=True))
     if not record.cancelled:
         late = {f["bet"] for f in findings if f["code"] == AFTER_MAX_ROUND}
@@ -229,9 +236,9 @@ def _store(item: Prepared, shoe: Shoe) -> Round:
         )
     writer.write(
         Finding,
-        ["round_id", "code", "bet_id", "spot", "hand", "message"],
+        ["round_id", "gaming_day", "code", "bet_id", "spot", "hand", "message"],
         [
-            (round_pk, f["code"], row_of_bet.get(f["bet"]), f["spot"], f["hand"], f["message"])
+            (round_pk, day, f["code"], row_of_bet.get(f["bet"]), f["spot"], f["hand"], f["message"])
             for f in findings
         ],
     )

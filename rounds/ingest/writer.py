@@ -16,7 +16,10 @@ class RoundWriter:
     def __init__(self, counts: dict[type[Model], int]):
         self._ids = reserve_ids_of(counts)
 
-    def write(self, model: type[Model], fields: list[str], rows: list[tuple]) -> list[int]:
+    def write(
+        self, model: type[Model], fields: list[str], rows: list[tuple], ids: list[int] | None = None
+    ) -> list[int]:
         """Write `rows` of `model` (values in the order of `fields`, see `bulk.insert_rows`); their
-        ids, in the order of the rows."""
-        return insert_rows(model, fields, rows, ids=self._ids[model])
+        ids, in the order of the rows. `ids`: the rows' own (a registry's key takes its round's or
+        bet's id), else those reserved for `model`."""
+        return insert_rows(model, fields, rows, ids=self._ids[model] if ids is None else ids)

@@ -162,7 +162,7 @@ def refund_amounts(round_: Round) -> dict[int, Decimal]:
     at ingest, exactly what it wagered except a blackjack already dealt at a table whose rules pay it
     on a network failure (3:2). Where the engine could not compute a bet, its reported wager."""
     amounts = {}
-    for bet in Bet.objects.filter(round=round_).order_by("id"):
+    for bet in Bet.objects.of_round(round_).order_by("id"):
         amount = bet.computed_returned
         if amount is None:
             amount = bet.computed_wagered if bet.computed_wagered is not None else bet.wagered
@@ -172,7 +172,7 @@ def refund_amounts(round_: Round) -> dict[int, Decimal]:
 
 def _refund(incident: Incident, round_: Round, cancelled_by) -> list[Refund]:
     refunds = Refund.objects.bulk_create(
-        Refund(incident=incident, bet_id=bet_id, amount=amount)
+        Refund(incident=incident, bet_id=bet_id, gaming_day=round_.gaming_day, amount=amount)
         for bet_id, amount in refund_amounts(round_).items()
     )
     correction_record(

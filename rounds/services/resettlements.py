@@ -18,7 +18,8 @@ def bets_to_adjust(round_: Round):
     """The bets whose computed returned differs from the reported one (bets the engine cannot
     compute, computed None, are never adjusted)."""
     return (
-        Bet.objects.filter(round=round_, computed_returned__isnull=False)
+        Bet.objects.of_round(round_)
+        .filter(computed_returned__isnull=False)
         .exclude(computed_returned=F("returned"))
         .order_by("id")
     )
@@ -53,7 +54,7 @@ def resettlement_propose(*, round_: Round, proposed_by, reason: str) -> Resettle
     refuse_if_corrected(round_)
     refuse_if_proposed(round_, proposing="re-settlement")
     if not bets_to_adjust(round_).exists():
-        uncomputed = Bet.objects.filter(round=round_, computed_returned__isnull=True).count()
+        uncomputed = Bet.objects.of_round(round_).filter(computed_returned__isnull=True).count()
         extra = f" ({uncomputed} bet(s) the engine cannot compute are never adjusted)" if uncomputed else ""
         raise TransitionRefused(
             {
@@ -80,7 +81,12 @@ def resettlement_approve(*, resettlement: Resettlement, decided_by, comment: str
     round_ = round_locked(resettlement.round)
     refuse_if_corrected(round_)
     Adjustment.objects.bulk_create(
-        Adjustment(resettlement=resettlement, bet=bet, amount=bet.computed_returned - bet.returned)
+        Adjustment(
+            resettlement=resettlement,
+            bet=bet,
+            gaming_day=round_.gaming_day,
+            amount=bet.computed_returned - bet.returned,
+        )
         for bet in bets_to_adjust(round_)
     )
     resettlement = proposal_decide(resettlement, ProposalStatus.APPROVED, decided_by, comment)

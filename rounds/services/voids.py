@@ -55,7 +55,7 @@ def void_propose(*, round_: Round, proposed_by, reason: str, incident: Incident 
 
 def void_lines(round_: Round) -> list[VoidLine]:
     """What voiding the round records, bet by bet (unsaved): the payout reversed, the stake returned."""
-    bets = Bet.objects.filter(round=round_).only("id", "wagered", "returned").order_by("id")
+    bets = Bet.objects.of_round(round_).only("id", "wagered", "returned").order_by("id")
     return [VoidLine(bet=bet, reversed_returned=bet.returned, returned_stake=bet.wagered) for bet in bets]
 
 

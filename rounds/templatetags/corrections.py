@@ -78,7 +78,7 @@ def round_corrections(context, round_) -> dict:
     differing, uncomputed = [], 0
     bets = Bet.objects.none()
     if present.differing_bets:
-        bets = round_.bets.exclude(computed_returned=F("returned"))
+        bets = Bet.objects.of_round(round_).exclude(computed_returned=F("returned"))
     for bet in bets.select_related("player").order_by("id"):
         if bet.computed_returned is None:
             uncomputed += 1

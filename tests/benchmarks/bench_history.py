@@ -353,9 +353,9 @@ def _verdict(value: float, goal: float) -> str:
 
 def _round_models() -> list:
     """The tables ingest writes for each round (the shoe: once a shoe)."""
-    from rounds.models import Bet, Finding, Hand, Round, Shoe, Spot
+    from rounds.models import Bet, BetKey, Finding, Hand, Round, RoundKey, Shoe, Spot
 
-    return [Round, Spot, Hand, Bet, Finding, Shoe]
+    return [Round, Spot, Hand, Bet, Finding, RoundKey, BetKey, Shoe]
 
 
 def _day_models() -> list:
@@ -449,10 +449,12 @@ def real_rounds_bytes(prefixes: list[str], history: dict) -> None:
 
     from rounds.models import (
         Bet,
+        BetKey,
         Finding,
         Hand,
         PlayerDayTotal,
         Round,
+        RoundKey,
         Spot,
         TableDayPatternHits,
         TableDayTotal,
@@ -462,12 +464,13 @@ def real_rounds_bytes(prefixes: list[str], history: dict) -> None:
     patterns = [prefix + "%" for prefix in prefixes]
     clones = {}
     with connection.cursor() as cursor:
-        for model in (Round, Spot, Hand, Bet, Finding):
+        for model in (Round, Spot, Hand, Bet, Finding, RoundKey, BetKey):
             table, clone = model._meta.db_table, f"bench_history_real_{model._meta.model_name}"
             clones[table] = clone
             cursor.execute(f"DROP TABLE IF EXISTS {clone}")
             cursor.execute(f"CREATE TABLE {clone} (LIKE {table} INCLUDING ALL)")
-            where = wanted if model is Round else f"round_id IN (SELECT id FROM rounds_round WHERE {wanted})"
+            by_code = model in (Round, RoundKey)
+            where = wanted if by_code else f"round_id IN (SELECT id FROM rounds_round WHERE {wanted})"
             cursor.execute(f"INSERT INTO {clone} SELECT * FROM {table} WHERE {where}", patterns)
             cursor.execute(f"VACUUM ANALYZE {clone}")
         bet = clones["rounds_bet"]

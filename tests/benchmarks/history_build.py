@@ -64,8 +64,8 @@ SHAPES = {
 # the template's stored round; ts, th, tb, tf, the template's spot, hand, bet and finding; shoe, the
 # round's shoe; d, the round's document.
 
-# Once spots, hands, bets and findings carry their round's gaming day: {"gaming_day": "p.gaming_day"}.
-ROUND_ROWS_PARTITION_KEY: dict[str, str] = {}
+# Spots, hands, bets and findings carry their round's gaming day: the month they are kept in.
+ROUND_ROWS_PARTITION_KEY: dict[str, str] = {"gaming_day": "p.gaming_day"}
 
 COLUMNS: dict[str, dict[str, str]] = {
     "rounds_shoe": {
@@ -134,6 +134,18 @@ COLUMNS: dict[str, dict[str, str]] = {
         "options": "tb.options",
         **ROUND_ROWS_PARTITION_KEY,
     },
+    # The registry of every round and bet id (rounds.registry).
+    "rounds_roundkey": {
+        "id": "p.id",
+        "round_id": "p.code",
+        "gaming_day": "p.gaming_day",
+        "table_id": "p.table_id",
+    },
+    "rounds_betkey": {
+        "id": "p.bet_base + tb.n",
+        "bet_id": "p.code || tb.suffix",
+        "round_id": "p.id",
+    },
     "rounds_finding": {
         "id": "p.finding_base + tf.n",
         "round_id": "p.id",
@@ -170,6 +182,8 @@ SOURCES = {
     "rounds_spot": "bench_history_plan p JOIN bench_history_spot ts ON ts.template_id = p.template_id",
     "rounds_hand": "bench_history_plan p JOIN bench_history_hand th ON th.template_id = p.template_id",
     "rounds_bet": "bench_history_plan p JOIN bench_history_bet tb ON tb.template_id = p.template_id",
+    "rounds_roundkey": "bench_history_plan p",
+    "rounds_betkey": "bench_history_plan p JOIN bench_history_bet tb ON tb.template_id = p.template_id",
     "rounds_finding": """
         bench_history_plan p
         JOIN bench_history_template t ON t.id = p.template_id

@@ -73,7 +73,8 @@ def test_a_round_cancelled_in_an_incident_before_voids_existed_leaves_them_alike
     supervisor = factories.user("supervisor")
     incident = incident_open(table=table, kind="card_unreadable", opened_by=supervisor, note="unreadable")
     Refund.objects.bulk_create(
-        Refund(incident=incident, bet=bet, amount=bet.wagered) for bet in Bet.objects.filter(round=played)
+        Refund(incident=incident, bet=bet, gaming_day=bet.gaming_day, amount=bet.wagered)
+        for bet in Bet.objects.filter(round=played)
     )
     RoundCorrection.objects.create(round=played, kind=CorrectionKind.CANCELLED, incident=incident)
     run = new_run()

@@ -63,7 +63,8 @@ def legacy_refunded(round_):
         table=round_.table, kind="malfunction", opened_by=supervisor, note="Shuffler jammed"
     )
     Refund.objects.bulk_create(
-        Refund(incident=incident, bet=bet, amount=bet.wagered) for bet in Bet.objects.filter(round=round_)
+        Refund(incident=incident, bet=bet, gaming_day=bet.gaming_day, amount=bet.wagered)
+        for bet in Bet.objects.filter(round=round_)
     )
     RoundCorrection.objects.create(round=round_, kind="cancelled", incident=incident)
     services.incident_resume(incident=incident, resumed_by=supervisor, note="Play resumed")

@@ -61,7 +61,8 @@ def rounds() -> Rounds:
         table=legacy.table, kind="malfunction", opened_by=supervisor, note="Shuffler jammed", round_=legacy
     )
     Refund.objects.bulk_create(
-        Refund(incident=incident, bet=bet, amount=bet.wagered) for bet in Bet.objects.filter(round=legacy)
+        Refund(incident=incident, bet=bet, gaming_day=bet.gaming_day, amount=bet.wagered)
+        for bet in Bet.objects.filter(round=legacy)
     )
     RoundCorrection.objects.create(round=legacy, kind="cancelled", incident=incident, recorded_by=supervisor)
     services.incident_resume(incident=incident, resumed_by=supervisor, note="Shuffler replaced")

@@ -12,12 +12,12 @@ from django.db import IntegrityError, transaction
 import rounds.ingest
 from rounds.ingest.store import BET_COLUMNS
 from rounds.ingest.writer import RoundWriter
-from rounds.models import Bet, Finding
+from rounds.models import Bet, BetKey, Finding
 from tests.fixtures import round_document
 
 pytestmark = pytest.mark.django_db
 
-FINDING_FIELDS = ["round_id", "code", "bet_id", "spot", "hand", "message"]
+FINDING_FIELDS = ["round_id", "gaming_day", "code", "bet_id", "spot", "hand", "message"]
 
 
 @pytest.fixture
@@ -41,7 +41,10 @@ def test_the_names_importers_use_come_from_the_package():
 def test_the_writer_answers_the_ids_of_its_rows_in_their_order(stored_round):
     messages = [f"written {n}" for n in range(3)]
     bet = Bet.objects.filter(round=stored_round).order_by("pk").first()
-    rows = [(stored_round.pk, "shoe_round_gap", bet.pk, "", None, message) for message in messages]
+    rows = [
+        (stored_round.pk, stored_round.gaming_day, "shoe_round_gap", bet.pk, "", None, message)
+        for message in messages
+    ]
 
     ids = RoundWriter({Finding: len(rows)}).write(Finding, FINDING_FIELDS, rows)
 
@@ -52,13 +55,16 @@ def test_the_writer_answers_the_ids_of_its_rows_in_their_order(stored_round):
 
 
 def test_rows_the_database_refuses_raise_integrity_error_and_leave_nothing(stored_round):
+    """A bet id another bet holds is refused by the registry (BetKey), the whole write with it."""
     bet = Bet.objects.filter(round=stored_round).order_by("pk").first()
-    again = [getattr(bet, name) for name in BET_COLUMNS]  # a bet id that is already stored
-    fresh = [*again[:1], f"{bet.bet_id}-fresh", *again[2:]]
-    before = Bet.objects.count()
+    keys = [(f"{bet.bet_id}-fresh", stored_round.pk), (bet.bet_id, stored_round.pk)]
+    before = BetKey.objects.count()
 
     with pytest.raises(IntegrityError), transaction.atomic():
-        RoundWriter({Bet: 2}).write(Bet, BET_COLUMNS, [tuple(fresh), tuple(again)])
+        writer = RoundWriter({Bet: 2})
+        ids = writer.write(Bet, BET_COLUMNS, [tuple(getattr(bet, name) for name in BET_COLUMNS)] * 2)
+        writer.write(BetKey, ["bet_id", "round_id"], keys, ids=ids)
 
-    assert Bet.objects.count() == before  # the connection answers, and the fresh row is gone too
-    assert not Bet.objects.filter(bet_id=f"{bet.bet_id}-fresh").exists()
+    assert BetKey.objects.count() == before  # the connection answers, and the fresh row is gone too
+    assert not BetKey.objects.filter(bet_id=f"{bet.bet_id}-fresh").exists()
+    assert not Bet.objects.filter(round=stored_round).exclude(pk__in=BetKey.objects.values("pk")).exists()

@@ -1,0 +1,62 @@
+"""PostgreSQL: the round tables partitioned by month of the gaming day (rounds.partitions), and the
+corrections' foreign keys to the registry. Nothing on SQLite.
+
+A new database's tables are converted here. A table that already holds rounds is left as it is, and
+said so: converting it is `manage.py history_partition` (batched and resumable; see the README)."""
+
+from django.db import migrations
+from django.utils import timezone
+
+from rounds.partition_convert import table_partition, table_unpartition
+from rounds.partitions import PARTITIONED, is_partitioned
+
+# What points at a round or a bet from outside its month, to the registry (same ids).
+REGISTRY_LINKS = [
+    ("rounds_resettlement", "round_id", "rounds_roundkey"),
+    ("rounds_incident", "round_id", "rounds_roundkey"),
+    ("rounds_void", "round_id", "rounds_roundkey"),
+    ("rounds_roundcorrection", "round_id", "rounds_roundkey"),
+    ("rounds_adjustment", "bet_id", "rounds_betkey"),
+    ("rounds_refund", "bet_id", "rounds_betkey"),
+    ("rounds_voidline", "bet_id", "rounds_betkey"),
+]
+
+
+def partition(apps, schema_editor):
+    connection = schema_editor.connection
+    if connection.vendor != "postgresql":
+        return
+    today = timezone.localdate()
+    with connection.cursor() as cursor:
+        for table, key in PARTITIONED.items():
+            if is_partitioned(table):
+                continue
+            cursor.execute(f"SELECT EXISTS (SELECT 1 FROM {table})")
+            if cursor.fetchone()[0]:
+                print(f"\n  {table} holds rows: left unpartitioned; run manage.py history_partition")
+                continue
+            table_partition(table, key, today)
+        for table, column, registry in REGISTRY_LINKS:
+            name = f"{table}_{column}_registered"
+            cursor.execute(
+                f"ALTER TABLE {table} ADD CONSTRAINT {name} FOREIGN KEY ({column}) "
+                f"REFERENCES {registry} (id) DEFERRABLE INITIALLY DEFERRED"
+            )
+
+
+def unpartition(apps, schema_editor):
+    connection = schema_editor.connection
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for table, column, _registry in REGISTRY_LINKS:
+            cursor.execute(f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS {table}_{column}_registered")
+    for table, key in PARTITIONED.items():
+        if is_partitioned(table):
+            table_unpartition(table, key)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("rounds", "0016_round_registry_and_gaming_days")]
+
+    operations = [migrations.RunPython(partition, unpartition)]
