@@ -105,9 +105,10 @@ class BetFilterSet(django_filters.FilterSet):
 
 
 class ResettlementFilterSet(django_filters.FilterSet):
-    table = django_filters.CharFilter(field_name="round__table__code", label="Table code")
+    # On Resettlement.objects.with_round_key(): the round as the registry keeps it, archived or not.
+    table = django_filters.CharFilter(field_name="round_table_code", label="Table code")
     status = django_filters.MultipleChoiceFilter(choices=ProposalStatus.choices)
-    round = django_filters.CharFilter(field_name="round__round_id", label="Round id")
+    round = django_filters.CharFilter(field_name="game_round_id", label="Round id")
 
     class Meta:
         model = Resettlement
@@ -115,9 +116,10 @@ class ResettlementFilterSet(django_filters.FilterSet):
 
 
 class VoidFilterSet(django_filters.FilterSet):
-    table = django_filters.CharFilter(field_name="round__table__code", label="Table code")
+    # On Void.objects.with_round_key(): the round as the registry keeps it, archived or not.
+    table = django_filters.CharFilter(field_name="round_table_code", label="Table code")
     status = django_filters.MultipleChoiceFilter(choices=ProposalStatus.choices)
-    round = django_filters.CharFilter(field_name="round__round_id", label="Round id")
+    round = django_filters.CharFilter(field_name="game_round_id", label="Round id")
 
     class Meta:
         model = Void

@@ -8,7 +8,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Sum
 from django.shortcuts import get_object_or_404, redirect
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.functional import cached_property
 from django.views.generic import DetailView, FormView
 from django_tables2 import RequestConfig
@@ -32,6 +32,7 @@ from . import services
 from .choices import IncidentKind, IncidentStatus
 from .filtersets import IncidentFilterSet, RefundFilterSet
 from .models import Incident, Refund, Round
+from .recall import archived_refusal, archived_rounds, corrected_round
 from .tables import RoundLinks, round_url
 
 
@@ -40,11 +41,13 @@ class IncidentTable(tables.Table):
     table = tables.Column(accessor="table__code", verbose_name="Table", order_by="table__code")
     kind = tables.Column()
     status = BadgeColumn()
+    # The round as the registry keeps it (CorrectionQuerySet.with_round_key): archived rounds too.
     round = tables.Column(
-        accessor="round__round_id",
+        accessor="game_round_id",
         verbose_name="Round",
-        order_by="round__round_id",
-        linkify=("rounds:round_detail", [tables.A("round__round_id")]),
+        linkify=lambda record: (
+            reverse("rounds:round_detail", args=[record.game_round_id]) if record.game_round_id else None
+        ),
     )
     opened_by = tables.Column(default="game server")
     opened_at = LocalTimeColumn()
@@ -70,7 +73,7 @@ class IncidentTable(tables.Table):
 
 class IncidentListView(FilteredListView):
     permission_required = "rounds.view_incident"
-    queryset = Incident.objects.select_related("table", "round", "opened_by", "closed_by")
+    queryset = Incident.objects.with_round_key().select_related("table", "opened_by", "closed_by")
     filterset_class = IncidentFilterSet
     table_class = IncidentTable
     title = "Incidents"
@@ -170,8 +173,15 @@ class RefundListView(FilteredListView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["incident"] = self.incident
+        context.update(incident=self.incident, archived=incident_archived_rounds(self.incident))
         return context
+
+
+def incident_archived_rounds(incident: Incident) -> list:
+    """The incident's rounds whose month is archived, each (round id, ArchivePlace): their refunds
+    went to the archive with them (shown on the round's page, which opens from there)."""
+    cancelled = incident.corrections.values_list("round_id", flat=True)
+    return archived_rounds({incident.round_id, *cancelled} - {None})
 
 
 class IncidentOpenForm(forms.Form):
@@ -188,7 +198,7 @@ class IncidentOpenForm(forms.Form):
             return None
         round_ = Round.objects.by_round_id(round_id).first()
         if round_ is None:
-            raise ValidationError(f"No round {round_id!r} is stored.")
+            raise ValidationError(archived_refusal(round_id=round_id) or f"No round {round_id!r} is stored.")
         return round_
 
 
@@ -255,7 +265,7 @@ class CancelRoundForm(forms.Form):
             f"{r.round_id} — {local_time_text(r.opened_at)}, {r.bet_count} bets, sent as cancelled"
             + (f" ({r.get_cancel_reason_display().lower()})" if r.cancel_reason else "")
         )
-        field.initial = incident.round.round_id if incident.round_id else None
+        field.initial = incident.game_round_id  # IncidentDetailView reads it with_round_key()
 
 
 STEPS = {
@@ -276,9 +286,7 @@ class IncidentDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView
     step = None
 
     def get_queryset(self):
-        return Incident.objects.select_related("table", "round", "opened_by", "closed_by").defer(
-            "round__document"
-        )
+        return Incident.objects.with_round_key().select_related("table", "opened_by", "closed_by")
 
     def get_permission_required(self):
         return [STEPS[self.step][0] if self.step else "rounds.view_incident"]
@@ -302,14 +310,19 @@ class IncidentDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView
         ).configure(refunds)
         bound = kwargs.pop("bound", None)
         forms_ = self.forms(incident, bound)
+        affected = corrected_round(incident.round_id) if incident.round_id else None
         context.update(
             notes=incident.notes.select_related("author"),
+            affected_round=affected.round if affected else None,
+            archived=incident_archived_rounds(incident),
             refunds=refunds,
             refund_summary=incident.refunds.aggregate(count=Count("id"), total=Sum("amount")),
             waiting=services.unrefunded_server_cancelled_rounds(incident).defer("document"),
-            voids=incident.voids.select_related("round", "proposed_by", "decided_by"),
+            voids=incident.voids.with_round_key().select_related("proposed_by", "decided_by"),
             # A completed round named by the incident is voided from its page, never cancelled here.
-            void_round=incident.round if incident.round_id and incident.round.status == "completed" else None,
+            void_round=affected.round
+            if affected and not affected.archived and affected.round.status == "completed"
+            else None,
             note_form=forms_["note"],
             resume_form=forms_["resume"],
             cancel_form=forms_["cancel"],

@@ -22,7 +22,7 @@ from .choices import (
     RoundStatus,
 )
 from .fields import JsonTextField
-from .querysets import RoundQuerySet, RoundRowQuerySet
+from .querysets import CorrectionQuerySet, RoundQuerySet, RoundRowQuerySet
 from .registry import BetKey, RoundKey
 
 __all__ = ["BetKey", "RoundKey"]  # the registry's models, with the others of the app
@@ -391,6 +391,8 @@ class Resettlement(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_comment = models.TextField(blank=True)
 
+    objects = CorrectionQuerySet.as_manager()
+
     class Meta:
         ordering = ["-proposed_at", "-id"]
         permissions = [("decide_resettlement", "Can approve or reject a re-settlement proposed by another")]
@@ -439,6 +441,8 @@ class Incident(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     closed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = CorrectionQuerySet.as_manager()
 
     class Meta:
         ordering = ["-opened_at", "-id"]
@@ -508,6 +512,8 @@ class Void(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_comment = models.TextField(blank=True)
+
+    objects = CorrectionQuerySet.as_manager()
 
     class Meta:
         ordering = ["-proposed_at", "-id"]

@@ -19,3 +19,19 @@ class RoundRowQuerySet(models.QuerySet):
     def of_round(self, round_) -> "RoundRowQuerySet":
         """The rows of one round, named with its gaming day so that only its month is read."""
         return self.filter(round=round_, gaming_day=round_.gaming_day)
+
+
+class CorrectionQuerySet(models.QuerySet):
+    """Re-settlements, voids and incidents: kept in the database for good, while their round's month
+    may be archived (its row gone from rounds_round, so a join to it finds nothing)."""
+
+    def with_round_key(self) -> "CorrectionQuerySet":
+        """Each row's round as the registry keeps it, archived or not: `game_round_id` (the game
+        server's round id), `round_table_code` and `round_currency` (None for an incident naming no
+        round)."""
+        key = RoundKey.objects.filter(pk=models.OuterRef("round_id"))
+        return self.annotate(
+            game_round_id=models.Subquery(key.values("round_id")[:1]),
+            round_table_code=models.Subquery(key.values("table__code")[:1]),
+            round_currency=models.Subquery(key.values("table__currency")[:1]),
+        )

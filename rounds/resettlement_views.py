@@ -6,6 +6,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path
 from django.views.generic import DetailView, FormView
@@ -18,18 +19,19 @@ from . import services
 from .choices import ProposalStatus
 from .filtersets import ResettlementFilterSet
 from .models import Bet, Resettlement, Round
+from .recall import archived_refusal, corrected_round
 from .selectors import round_named
 
 
 class ResettlementTable(tables.Table):
     id = tables.Column("Re-settlement", linkify=("rounds:resettlement_detail", [tables.A("pk")]))
+    # The round as the registry keeps it (CorrectionQuerySet.with_round_key): archived rounds too.
     round = tables.Column(
-        accessor="round__round_id",
+        accessor="game_round_id",
         verbose_name="Round",
-        order_by="round__round_id",
-        linkify=("rounds:round_detail", [tables.A("round__round_id")]),
+        linkify=("rounds:round_detail", [tables.A("game_round_id")]),
     )
-    table = tables.Column(accessor="round__table__code", verbose_name="Table", order_by="round__table__code")
+    table = tables.Column(accessor="round_table_code", verbose_name="Table")
     status = BadgeColumn()
     reason = tables.Column(attrs={"td": {"class": "reason"}})
     proposed_by = tables.Column()
@@ -47,7 +49,7 @@ class ResettlementTable(tables.Table):
 
 class ResettlementListView(FilteredListView):
     permission_required = "rounds.view_resettlement"
-    queryset = Resettlement.objects.select_related("round__table", "proposed_by", "decided_by")
+    queryset = Resettlement.objects.with_round_key().select_related("proposed_by", "decided_by")
     filterset_class = ResettlementFilterSet
     table_class = ResettlementTable
     title = "Re-settlements"
@@ -89,12 +91,17 @@ class ResettlementProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormV
                 differing=services.bets_to_adjust(round_).select_related("player"),
                 uncomputed=Bet.objects.of_round(round_).filter(computed_returned__isnull=True).count(),
             )
+        elif self.request.method == "GET" and self.request.GET.get("round"):
+            kwargs.update(archived=archived_refusal(round_id=self.request.GET["round"]))
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):
         round_ = self.get_round()
         if round_ is None:
-            form.add_error("round", f"No round {form.cleaned_data['round']!r} is stored.")
+            round_id = form.cleaned_data["round"]
+            form.add_error(
+                "round", archived_refusal(round_id=round_id) or f"No round {round_id!r} is stored."
+            )
             return self.form_invalid(form)
         try:
             resettlement = services.resettlement_propose(
@@ -124,25 +131,35 @@ class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, Detail
     context_object_name = "resettlement"
 
     def get_queryset(self):
-        return Resettlement.objects.select_related("round__table", "proposed_by", "decided_by")
+        return Resettlement.objects.select_related("proposed_by", "decided_by")
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         resettlement = self.object
-        round_ = resettlement.round
+        corrected = corrected_round(resettlement.round_id)
+        if corrected is None:  # its month's archive deleted under retention
+            raise Http404(f"Re-settlement {resettlement.pk}'s round is no longer kept anywhere.")
+        round_, archived = corrected.round, corrected.archived
         approved = resettlement.status == ProposalStatus.APPROVED
         user = self.request.user
+        # A round whose month is archived: its bets and adjustments are on its page, read back from
+        # the archive; here, how to restore its month.
+        bets = Bet.objects.none() if archived else Bet.objects.of_round(round_)
         context.update(
             round=round_,
+            archived=archived,
             currency=round_.table.currency,
-            adjustments=resettlement.adjustments.select_related("bet__player"),
-            differing=[] if approved else services.bets_to_adjust(round_).select_related("player"),
-            uncomputed=Bet.objects.of_round(round_)
-            .filter(computed_returned__isnull=True)
-            .select_related("player"),
+            adjustments=resettlement.adjustments.filter(gaming_day=round_.gaming_day).select_related(
+                "bet__player"
+            ),
+            differing=[]
+            if approved or archived
+            else services.bets_to_adjust(round_).select_related("player"),
+            uncomputed=bets.filter(computed_returned__isnull=True).select_related("player"),
             decision_form=kwargs.get("decision_form") or DecisionForm(),
             may_decide=(
-                resettlement.status == ProposalStatus.PROPOSED
+                not archived
+                and resettlement.status == ProposalStatus.PROPOSED
                 and user.has_perm("rounds.decide_resettlement")
                 and resettlement.proposed_by_id != user.pk
             ),

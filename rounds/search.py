@@ -16,7 +16,7 @@ from django.views.decorators.http import require_safe
 from limits.models import Player
 from tables.models import Table
 
-from .models import Bet, BetKey, Incident, Round, Shoe, Spot
+from .models import Bet, BetKey, Incident, RoundKey, Shoe, Spot
 from .views import SHARED_SPOTS_PER_PAGE, SPOTS_PER_PAGE
 
 MAX_QUERY = 128
@@ -50,15 +50,21 @@ def matches_of(query: str, user) -> list[Match]:
                 )
             )
     if user.has_perm("rounds.view_round"):
-        for round_ in Round.objects.by_round_id(query).only("round_id"):
-            found.append(Match("Round", round_.round_id, round_.get_absolute_url()))
-        # Through the registry: its id and its round's gaming day find the bet in its month.
+        # The registry keeps every round's and bet's id, those of archived months too (their round
+        # page opens from the archive).
+        for round_id in RoundKey.objects.filter(round_id=query).values_list("round_id", flat=True):
+            found.append(Match("Round", round_id, reverse("rounds:round_detail", args=[round_id])))
+        # Its id and its round's gaming day find the bet in its month.
         key = BetKey.objects.filter(bet_id=query)
         bets = Bet.objects.filter(
             pk=Subquery(key.values("pk")[:1]), gaming_day=Subquery(key.values("round__gaming_day")[:1])
         )
         for bet in bets.select_related("round").defer("round__document"):
             found.append(Match("Bet", f"{bet.bet_id} of round {bet.round.round_id}", bet_url(bet)))
+        if not bets:
+            for bet_pk, bet_id, round_id in key.values_list("pk", "bet_id", "round__round_id"):
+                url = f"{reverse('rounds:round_detail', args=[round_id])}#bet-{bet_pk}"
+                found.append(Match("Bet", f"{bet_id} of round {round_id} (archived)", url))
         for shoe in Shoe.objects.filter(code=query):
             found.append(Match("Shoe", shoe.code, f"{reverse('rounds:round_list')}?shoe={shoe.code}"))
     if user.has_perm("limits.view_player"):

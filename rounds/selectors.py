@@ -285,47 +285,63 @@ def _hand_faces(codes: list[str], *, shared: bool, split: bool, counter: list[in
     return faces, draws
 
 
-def round_spots(round_: Round, spots: list[Spot], findings: list[Finding]) -> list[SpotView]:
-    """The given spots of the round with their hands, bets and findings (three queries at most)."""
+def round_spots(
+    round_: Round,
+    spots: list[Spot],
+    findings: list[Finding],
+    *,
+    hands: list[Hand] | None = None,
+    bets: list[Bet] | None = None,
+) -> list[SpotView]:
+    """The given spots of the round with their hands, bets and findings (three queries at most; none
+    for the `hands` and `bets` given, those of a round read back from the archive)."""
     shared = bool(round_.shared)
     by_spot: dict[int, list[Hand]] = {}
-    for hand in Hand.objects.filter(
-        spot__in=[spot.pk for spot in spots], gaming_day=round_.gaming_day
-    ).order_by("spot_id", "position"):
+    if hands is None:
+        hands = Hand.objects.filter(spot__in=[spot.pk for spot in spots], gaming_day=round_.gaming_day)
+        hands = hands.order_by("spot_id", "position")
+    else:
+        shown_spots = {spot.pk for spot in spots}
+        hands = sorted((h for h in hands if h.spot_id in shown_spots), key=lambda h: (h.spot_id, h.position))
+    for hand in hands:
         by_spot.setdefault(hand.spot_id, []).append(hand)
     codes = [spot.spot for spot in spots]
-    bets: dict[str, list[Bet]] = {}
-    # Only what the round page shows of a bet: a field left out would cost a query per bet (the
-    # page's queries are pinned in a test).
-    shown = (
-        Bet.objects.of_round(round_)
-        .filter(spot__in=codes)
-        .select_related("player")
-        .only(
-            "bet_id",
-            "spot",
-            "kind",
-            "options",
-            "stake",
-            "wagered",
-            "returned",
-            "computed_wagered",
-            "computed_returned",
-            "player__external_id",
+    by_code: dict[str, list[Bet]] = {}
+    if bets is None:
+        # Only what the round page shows of a bet: a field left out would cost a query per bet (the
+        # page's queries are pinned in a test).
+        shown = (
+            Bet.objects.of_round(round_)
+            .filter(spot__in=codes)
+            .select_related("player")
+            .only(
+                "bet_id",
+                "spot",
+                "kind",
+                "options",
+                "stake",
+                "wagered",
+                "returned",
+                "computed_wagered",
+                "computed_returned",
+                "player__external_id",
+            )
+            .order_by("id")
         )
-        .order_by("id")
-    )
+    else:
+        wanted = set(codes)
+        shown = sorted((bet for bet in bets if bet.spot in wanted), key=lambda bet: bet.pk)
     for bet in shown:
         bet.finding_list = [f for f in findings if f.bet_id == bet.pk]
-        bets.setdefault(bet.spot, []).append(bet)
+        by_code.setdefault(bet.spot, []).append(bet)
     views = []
     for spot in spots:
-        hands = by_spot.get(spot.pk, [])
+        spot_hands = by_spot.get(spot.pk, [])
         counter = [0]
         hand_views = []
-        for hand in hands:
+        for hand in spot_hands:
             hand_codes = hand.cards.split()
-            cards, draws = _hand_faces(hand_codes, shared=shared, split=len(hands) > 1, counter=counter)
+            cards, draws = _hand_faces(hand_codes, shared=shared, split=len(spot_hands) > 1, counter=counter)
             hand_views.append(
                 HandView(
                     position=hand.position,
@@ -336,17 +352,22 @@ def round_spots(round_: Round, spots: list[Spot], findings: list[Finding]) -> li
                     draws=draws,
                 )
             )
-        spot_bets = bets.get(spot.spot, [])
+        spot_bets = by_code.get(spot.spot, [])
         bet_pks = {bet.pk for bet in spot_bets}
         spot_findings = [f for f in findings if f.spot == spot.spot or (f.bet_id and f.bet_id in bet_pks)]
         views.append(SpotView(spot=spot, hands=hand_views, bets=spot_bets, findings=spot_findings))
     return views
 
 
-def spots_with_findings(round_: Round, findings: list[Finding]) -> set[str]:
+def spots_with_findings(round_: Round, findings: list[Finding], bets: list[Bet] | None = None) -> set[str]:
+    """The spots with a finding on them or on one of their bets (`bets`: those of a round read back
+    from the archive; else the database's)."""
     spots = {f.spot for f in findings if f.spot}
     bet_ids = [f.bet_id for f in findings if f.bet_id]
-    if bet_ids:
+    if bet_ids and bets is not None:
+        wanted = set(bet_ids)
+        spots |= {bet.spot for bet in bets if bet.pk in wanted}
+    elif bet_ids:
         spots |= set(Bet.objects.filter(pk__in=bet_ids).values_list("spot", flat=True))
     return spots
 

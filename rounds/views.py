@@ -11,7 +11,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMix
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import F
-from django.http import HttpResponse, QueryDict
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.generic import TemplateView, View
@@ -27,6 +27,7 @@ from .filtersets import BetFilterSet, RoundFilterSet
 from .forms import PlayRecordPeriodForm, RoundReviewForm
 from .models import Finding, Round, Spot
 from .outcome import outcome_expression
+from .recall import archived_round, player_archive, totals_merged
 from .review import round_review
 from .selectors import (
     PAGE_SIZE,
@@ -193,18 +194,32 @@ class RoundListView(FilteredListView):
 
 
 class RoundMixin(LoginRequiredMixin, PermissionRequiredMixin):
+    # A view that shows a round also finds one whose month is archived (rounds.recall): read back
+    # from the archive with its rows (`recall_rows`) or its document alone. None: the database only.
+    recall_rows: bool | None = None
+    recalled = None  # the RecalledRound, when the round came from the archive
+
     def round_queryset(self):
         return Round.objects.select_related("table", "shoe", "configuration", "reviewed_by")
 
     def get_round(self) -> Round:
         if not hasattr(self, "_round"):
-            self._round = get_object_or_404(self.round_queryset().by_round_id(self.kwargs["round_id"]))
+            try:
+                self._round = get_object_or_404(self.round_queryset().by_round_id(self.kwargs["round_id"]))
+            except Http404:
+                if self.recall_rows is None:
+                    raise
+                self.recalled = archived_round(self.kwargs["round_id"], rows=self.recall_rows)
+                if self.recalled is None:
+                    raise
+                self._round = self.recalled.round
         return self._round
 
 
 class RoundDetailView(RoundMixin, TemplateView):
     permission_required = "rounds.view_round"
     template_name = "rounds/round_detail.html"
+    recall_rows = True
 
     def round_queryset(self):
         # The page shows the deal's own columns, not the document; and the round's outcome.
@@ -213,23 +228,35 @@ class RoundDetailView(RoundMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         round_ = self.get_round()
-        # Findings are written with their round, and counted on it: most rounds have none.
-        findings = (
-            list(Finding.objects.of_round(round_).select_related("bet").order_by("id"))
-            if round_.finding_count
-            else []
-        )
-        spots = Spot.objects.of_round(round_).select_related("player").order_by("id")
+        recalled = self.recalled  # an archived round: its rows as read back from the archive
+        if recalled is not None:
+            findings, spots = recalled.findings, recalled.spots
+        else:
+            # Findings are written with their round, and counted on it: most rounds have none.
+            findings = (
+                list(Finding.objects.of_round(round_).select_related("bet").order_by("id"))
+                if round_.finding_count
+                else []
+            )
+            spots = Spot.objects.of_round(round_).select_related("player").order_by("id")
         only_findings = self.request.GET.get("findings") == "1"
         if only_findings:
-            spots = spots.filter(spot__in=spots_with_findings(round_, findings))
+            named = [f.bet for f in findings if f.bet_id] if recalled else None
+            wanted = spots_with_findings(round_, findings, named)
+            spots = [s for s in spots if s.spot in wanted] if recalled else spots.filter(spot__in=wanted)
         shared = round_.shared or None
         paginator = Paginator(spots, SHARED_SPOTS_PER_PAGE if shared else SPOTS_PER_PAGE)
         spot_page = paginator.get_page(self.request.GET.get("spots"))
-        spot_views = round_spots(round_, list(spot_page.object_list), findings)
+        shown = list(spot_page.object_list)
+        rows = {}
+        if recalled is not None:  # the page's hands and bets alone, as the database's are read
+            rows["hands"], rows["bets"] = recalled.rows_of(shown)
+        spot_views = round_spots(round_, shown, findings, **rows)
         if findings and paginator.num_pages > 1:
             _link_findings_to_their_pages(findings, spots, spot_page, self.request.GET)
         previous, following = shoe_neighbours(round_)
+        if recalled is not None:  # its shoe's other rounds of the month are archived with it
+            previous, following = recalled.previous or previous, recalled.following or following
         dealer = round_.dealer_cards.split()
         context.update(
             round=round_,
@@ -250,7 +277,9 @@ class RoundDetailView(RoundMixin, TemplateView):
             hole_card=round_.table.game != "multiplayer",
             previous=previous,
             following=following,
-            can_review=self.request.user.has_perm("rounds.review_round"),
+            # An archived round is signed off once its month is restored (its row is not here).
+            can_review=recalled is None and self.request.user.has_perm("rounds.review_round"),
+            recalled=recalled,
             list_query=self.request.GET.get("list", "") or self.request.POST.get("list", ""),
         )
         context.setdefault("review_form", RoundReviewForm())
@@ -260,10 +289,8 @@ class RoundDetailView(RoundMixin, TemplateView):
 def _link_findings_to_their_pages(findings, spots, spot_page, params) -> None:
     """Give each finding the query of the page of spots that holds its spot or bet (`page_query`,
     empty on this page): on a round of many pages a finding's bet is rarely on the page shown."""
-    page_of_spot = {
-        spot: index // spot_page.paginator.per_page + 1
-        for index, spot in enumerate(spots.values_list("spot", flat=True))
-    }
+    codes = [spot.spot for spot in spots] if isinstance(spots, list) else spots.values_list("spot", flat=True)
+    page_of_spot = {spot: index // spot_page.paginator.per_page + 1 for index, spot in enumerate(codes)}
     for finding in findings:
         page = page_of_spot.get(finding.spot or (finding.bet.spot if finding.bet else None))
         finding.page_query = (
@@ -272,9 +299,11 @@ def _link_findings_to_their_pages(findings, spots, spot_page, params) -> None:
 
 
 class RoundDocumentView(RoundMixin, View):
-    """The round document as received, indented; the round page fetches it when it is opened."""
+    """The round document as received, indented; the round page fetches it when it is opened (an
+    archived round's from the archive)."""
 
     permission_required = "rounds.view_round"
+    recall_rows = False
 
     def get(self, request, *args, **kwargs):
         text = json.dumps(self.get_round().document, indent=2, ensure_ascii=False)
@@ -286,6 +315,7 @@ class RoundReviewView(RoundDetailView):
 
     permission_required = ("rounds.view_round", "rounds.review_round")
     http_method_names = ["post"]
+    recall_rows = None  # an archived round is not signed off: its row is not in the database
 
     def post(self, request, *args, **kwargs):
         round_ = self.get_round()
@@ -324,6 +354,7 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
     permission_required = "rounds.view_bet"
     template_name = "rounds/play_record.html"
     per_page = PAGE_SIZE
+    archived_shown = 500  # the newest archived bets of the period listed (all are in its totals)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -341,6 +372,14 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
         if not period_form.is_bound:
             period_form = PlayRecordPeriodForm(initial={"first": first, "last": last})
         rule = gaming_day(last)
+        totals = play_record_totals(player, first, last)
+        period_totals = play_record_period_totals(player, first, last)
+        # A period that reaches into archived months: their bets read back from the archive, listed
+        # apart (newest first) and counted in the totals.
+        archive = player_archive(player, first, last, limit=self.archived_shown)
+        if archive is not None:
+            totals = totals_merged(totals, archive.totals, keys=("day", "kind", "currency"))
+            period_totals = totals_merged(period_totals, archive.totals, keys=("currency",))
         context.update(
             player=player,
             filter_fields=[field for field in filterset.form if field.name != "player"],
@@ -349,8 +388,10 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
             period_form=period_form,
             first=first,
             last=last,
-            totals=play_record_totals(player, first, last),
-            period_totals=play_record_period_totals(player, first, last),
+            totals=totals,
+            period_totals=period_totals,
+            archive=archive,
+            archive_table=PlayRecordTable(archive.bets) if archive is not None else None,
             gaming_day_zone=rule.time_zone,
             cutoff=f"{rule.cutoff:%H:%M}",
             **keyset_links(params, page),

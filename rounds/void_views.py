@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import F, Q, Sum, Value
 from django.db.models.functions import Coalesce
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.views.generic import DetailView, FormView
@@ -23,6 +24,7 @@ from . import services
 from .choices import IncidentStatus, ProposalStatus
 from .filtersets import VoidFilterSet
 from .models import Bet, Incident, Round, Void, money_total
+from .recall import archived_refusal, corrected_round
 from .selectors import round_named
 
 LINES_PER_PAGE = 100
@@ -31,13 +33,13 @@ MONEY = money_total()
 
 class VoidTable(tables.Table):
     id = tables.Column("Void", linkify=("rounds:void_detail", [tables.A("pk")]))
+    # The round as the registry keeps it (CorrectionQuerySet.with_round_key): archived rounds too.
     round = tables.Column(
-        accessor="round__round_id",
+        accessor="game_round_id",
         verbose_name="Round",
-        order_by="round__round_id",
-        linkify=("rounds:round_detail", [tables.A("round__round_id")]),
+        linkify=("rounds:round_detail", [tables.A("game_round_id")]),
     )
-    table = tables.Column(accessor="round__table__code", verbose_name="Table", order_by="round__table__code")
+    table = tables.Column(accessor="round_table_code", verbose_name="Table")
     status = BadgeColumn()
     incident = tables.Column(
         accessor="incident_id",
@@ -63,7 +65,7 @@ class VoidTable(tables.Table):
 
 class VoidListView(FilteredListView):
     permission_required = "rounds.view_void"
-    queryset = Void.objects.select_related("round__table", "proposed_by", "decided_by")
+    queryset = Void.objects.with_round_key().select_related("proposed_by", "decided_by")
     filterset_class = VoidFilterSet
     table_class = VoidTable
     title = "Voids"
@@ -159,12 +161,17 @@ class VoidProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
         round_ = self.get_round()
         if round_ is not None:
             kwargs.update(round=round_, currency=round_.table.currency, **bet_lines(round_, self.request.GET))
+        elif self.request.method == "GET" and self.request.GET.get("round"):
+            kwargs.update(archived=archived_refusal(round_id=self.request.GET["round"]))
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):
         round_ = self.get_round()
         if round_ is None:
-            form.add_error("round", f"No round {form.cleaned_data['round']!r} is stored.")
+            round_id = form.cleaned_data["round"]
+            form.add_error(
+                "round", archived_refusal(round_id=round_id) or f"No round {round_id!r} is stored."
+            )
             return self.form_invalid(form)
         try:
             void = services.void_propose(
@@ -197,25 +204,31 @@ class VoidDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
     http_method_names = ["get", "head", "options"]
 
     def get_queryset(self):
-        return Void.objects.select_related("round__table", "incident", "proposed_by", "decided_by")
+        return Void.objects.select_related("incident", "proposed_by", "decided_by")
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         void = self.object
         user = self.request.user
-        round_ = void.round
+        corrected = corrected_round(void.round_id)
+        if corrected is None:  # its month's archive deleted under retention
+            raise Http404(f"Void {void.pk}'s round is no longer kept anywhere.")
+        round_, archived = corrected.round, corrected.archived
         context.update(
             round=round_,
+            archived=archived,
             currency=round_.table.currency,
             decision_form=kwargs.get("decision_form") or DecisionForm(),
             may_decide=(
-                void.status == ProposalStatus.PROPOSED
+                not archived
+                and void.status == ProposalStatus.PROPOSED
                 and user.has_perm("rounds.decide_void")
                 and void.proposed_by_id != user.pk
             ),
             own_proposal=void.proposed_by_id == user.pk,
-            **bet_lines(round_, self.request.GET, void),
         )
+        if not archived:  # an archived round's bets are on its page, read back from the archive
+            context.update(bet_lines(round_, self.request.GET, void))
         if void.status == ProposalStatus.APPROVED:
             context["recorded"] = void.lines.aggregate(
                 lines=Coalesce(Sum(Value(1)), 0),

@@ -60,7 +60,8 @@ class RefundSerializer(serializers.ModelSerializer):
 class IncidentSerializer(serializers.ModelSerializer):
     table = serializers.CharField(source="table.code", read_only=True)
     currency = serializers.CharField(source="table.currency", read_only=True)
-    round = serializers.CharField(source="round.round_id", read_only=True, allow_null=True)
+    # The round as the registry keeps it (incidents(): with_round_key), archived or not.
+    round = serializers.CharField(source="game_round_id", read_only=True, allow_null=True)
     opened_by = serializers.CharField(source="opened_by.username", read_only=True, allow_null=True)
     closed_by = serializers.CharField(source="closed_by.username", read_only=True, allow_null=True)
     notes = IncidentNoteSerializer(many=True, read_only=True)
@@ -109,14 +110,17 @@ class IncidentCancelRoundSerializer(InputSerializer):
 
 
 def incidents():
-    return Incident.objects.select_related("table", "round", "opened_by", "closed_by").prefetch_related(
-        "notes__author", "refunds__bet__round"
+    return (
+        Incident.objects.with_round_key()
+        .select_related("table", "opened_by", "closed_by")
+        .prefetch_related("notes__author", "refunds__bet__round")
     )
 
 
 def _round(round_id: str) -> Round:
     round_ = Round.objects.by_round_id(round_id).first()
     if round_ is None:
+        services.refuse_if_archived(round_id=round_id)  # its month archived: how to restore it
         raise serializers.ValidationError({"round": [f"No round {round_id!r} is stored."]})
     return round_
 
@@ -200,7 +204,10 @@ class IncidentCancelRoundView(IncidentStepView):
         incident = get_object_or_404(Incident, pk=pk)
         data = validated(IncidentCancelRoundSerializer, request)
         services.incident_cancel_round(
-            incident=incident, round_=_round(data["round"]), cancelled_by=request.user, reason=data["reason"]
+            incident=incident,
+            round_=_round(data["round"]),
+            cancelled_by=request.user,
+            reason=data["reason"],
         )
         return Response(IncidentSerializer(incidents().get(pk=pk)).data)
 

@@ -42,9 +42,10 @@ class AdjustmentSerializer(serializers.ModelSerializer):
 
 
 class ResettlementSerializer(serializers.ModelSerializer):
-    round = serializers.CharField(source="round.round_id", read_only=True)
-    table = serializers.CharField(source="round.table.code", read_only=True)
-    currency = serializers.CharField(source="round.table.currency", read_only=True)
+    # The round as the registry keeps it (resettlements(): with_round_key), archived or not.
+    round = serializers.CharField(source="game_round_id", read_only=True)
+    table = serializers.CharField(source="round_table_code", read_only=True)
+    currency = serializers.CharField(source="round_currency", read_only=True)
     proposed_by = serializers.CharField(source="proposed_by.username", read_only=True)
     decided_by = serializers.CharField(source="decided_by.username", read_only=True, allow_null=True)
     adjustments = AdjustmentSerializer(many=True, read_only=True)
@@ -78,8 +79,10 @@ class ResettlementDecisionSerializer(InputSerializer):
 
 
 def resettlements():
-    return Resettlement.objects.select_related("round__table", "proposed_by", "decided_by").prefetch_related(
-        "adjustments__bet"
+    return (
+        Resettlement.objects.with_round_key()
+        .select_related("proposed_by", "decided_by")
+        .prefetch_related("adjustments__bet")
     )
 
 
@@ -98,6 +101,7 @@ class ResettlementViewSet(
         data = validated(ResettlementProposeSerializer, request)
         round_ = Round.objects.by_round_id(data["round"]).first()
         if round_ is None:
+            services.refuse_if_archived(round_id=data["round"])  # its month archived: how to restore it
             raise serializers.ValidationError({"round": [f"No round {data['round']!r} is stored."]})
         resettlement = services.resettlement_propose(
             round_=round_, proposed_by=request.user, reason=data["reason"]

@@ -152,7 +152,28 @@ class FindingSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class RoundArchiveSerializer(serializers.Serializer):
+    """Where an archived round is: its month in the archive, and how the month comes back."""
+
+    table = serializers.CharField(source="table_code")
+    month = serializers.SerializerMethodField(help_text="The archived month (of the gaming day), YYYY-MM.")
+    exported_at = serializers.DateTimeField(allow_null=True)
+    restore = serializers.CharField(
+        source="restore_command", help_text="The command that puts the month back into the database."
+    )
+
+    def get_month(self, place) -> str:
+        return f"{place.month:%Y-%m}"
+
+
 class RoundDetailSerializer(RoundSummarySerializer):
+    archived = serializers.SerializerMethodField(
+        help_text="Whether the round is read from the archive: its month is no longer in the database."
+    )
+    archive = serializers.SerializerMethodField(
+        help_text="Where an archived round is, and how its month is restored (to correct it); null when "
+        "the round is in the database."
+    )
     configuration_version = serializers.IntegerField(
         source="configuration.version", read_only=True, allow_null=True, default=None
     )
@@ -173,5 +194,28 @@ class RoundDetailSerializer(RoundSummarySerializer):
             "spots",
             "bets",
             "findings",
+            "archived",
+            "archive",
         ]
         read_only_fields = fields
+
+    def get_archived(self, round_: Round) -> bool:
+        return getattr(round_, "recalled", None) is not None
+
+    @extend_schema_field(RoundArchiveSerializer(allow_null=True))
+    def get_archive(self, round_: Round) -> dict | None:
+        recalled = getattr(round_, "recalled", None)
+        return None if recalled is None else RoundArchiveSerializer(recalled.place).data
+
+
+class RecalledSpotSerializer(SpotSerializer):
+    hands = HandSerializer(many=True, read_only=True, source="recalled_hands")
+
+
+class RecalledRoundSerializer(RoundDetailSerializer):
+    """An archived round (rounds.recall.RecalledRound) in the same shape as a stored one: its rows are
+    the ones read back from the archive, not the (empty) database's."""
+
+    spots = RecalledSpotSerializer(many=True, read_only=True, source="recalled.spots")
+    bets = BetSerializer(many=True, read_only=True, source="recalled.bets")
+    findings = FindingSerializer(many=True, read_only=True, source="recalled.findings")

@@ -4,7 +4,8 @@ read them (GET). Thin: the ingest service does the work; these views only transl
 POST /api/rounds/ takes one round document, or a batch `{"rounds": [document, ...]}`:
 - one document: 201 and the stored round's summary (new); 200 and the stored round's summary
   (an identical resend: nothing more is stored); 409 naming `round_id` (a different document
-  under a known round id, or a bet id another round holds: nothing is stored); 400 naming the
+  under a known round id, or a bet id another round holds) or `opened_at` (a round of a month the
+  archive holds or is taking): nothing is stored; 400 naming the
   field (not a round document, or bad JSON: nothing is stored).
 - a batch: every document is read first; one that is not a round refuses the whole batch with
   400 naming it (`rounds[3].bets[2].stake`) and nothing of the batch is stored. Otherwise the
@@ -25,6 +26,7 @@ import json
 
 from django.conf import settings
 from django.db.models import Prefetch
+from django.http import Http404
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
@@ -38,9 +40,10 @@ from rounds.filtersets import RoundFilterSet
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
 from rounds.models import Bet, Hand, Round, Spot
 from rounds.outcome import outcome_expression
+from rounds.recall import archived_round
 from rounds.selectors import with_outcomes
 
-from .serializers import RoundDetailSerializer, RoundSummarySerializer
+from .serializers import RecalledRoundSerializer, RoundDetailSerializer, RoundSummarySerializer
 
 ROUND_ID = "[^/]+"
 MAX_BATCH = 1000
@@ -116,6 +119,18 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def get_serializer_class(self):
         return RoundDetailSerializer if self.action == "retrieve" else RoundSummarySerializer
 
+    def retrieve(self, request, *args, **kwargs):
+        """A round in full; one whose month is archived, read back from the archive in the same shape,
+        with `archived` true and `archive` saying where it is."""
+        try:
+            return super().retrieve(request, *args, **kwargs)
+        except Http404:
+            recalled = archived_round(kwargs[self.lookup_field])
+            if recalled is None:
+                raise
+        recalled.rows_all()  # every spot's hands and every bet, as the API shows a round whole
+        return Response(RecalledRoundSerializer(recalled.round, context=self.get_serializer_context()).data)
+
     @extend_schema(
         request=OpenApiTypes.OBJECT,
         responses={
@@ -125,7 +140,10 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                 description="An identical resend (nothing more stored); for a batch, one result per round.",
             ),
             400: OpenApiResponse(description="Not a round document (or bad JSON): the field and why."),
-            409: OpenApiResponse(description="A different document under a stored round id."),
+            409: OpenApiResponse(
+                description="A different document under a stored round id, a bet id another round "
+                "holds, or a round of an archived month (`opened_at`, with the command that restores it)."
+            ),
         },
         examples=[
             OpenApiExample(

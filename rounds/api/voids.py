@@ -1,6 +1,7 @@
 """Voids in the API: list (the voids page's filters), read, propose (a supervisor), approve or reject
 (another supervisor). Bad transitions answer 409 (403 for your own); bad input 400 naming the field."""
 
+from django.db.models import OuterRef, Prefetch, Subquery
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.utils import extend_schema
@@ -11,7 +12,7 @@ from rest_framework.routers import SimpleRouter
 from config.api import InputSerializer, ModelPermissions, MoneyField, has_permission, validated
 from rounds import services
 from rounds.filtersets import VoidFilterSet
-from rounds.models import Incident, Round, Void, VoidLine
+from rounds.models import BetKey, Incident, Round, Void, VoidLine
 
 from .resettlements import REFUSED, TransitionRefusalMixin
 
@@ -23,7 +24,7 @@ class VoidPermissions(ModelPermissions):
 
 
 class VoidLineSerializer(serializers.ModelSerializer):
-    bet = serializers.CharField(source="bet.bet_id", read_only=True)
+    bet = serializers.CharField(source="game_bet_id", read_only=True)  # voids_with_lines(): archived too
     reversed_returned = MoneyField(read_only=True, help_text="What the bet was returned, taken back.")
     returned_stake = MoneyField(read_only=True, help_text="What the bet wagered, given back.")
     net = MoneyField(read_only=True, help_text="Stake returned minus payout reversed.")
@@ -35,9 +36,10 @@ class VoidLineSerializer(serializers.ModelSerializer):
 
 
 class VoidSerializer(serializers.ModelSerializer):
-    round = serializers.CharField(source="round.round_id", read_only=True)
-    table = serializers.CharField(source="round.table.code", read_only=True)
-    currency = serializers.CharField(source="round.table.currency", read_only=True)
+    # The round as the registry keeps it (voids(): with_round_key), archived or not.
+    round = serializers.CharField(source="game_round_id", read_only=True)
+    table = serializers.CharField(source="round_table_code", read_only=True)
+    currency = serializers.CharField(source="round_currency", read_only=True)
     incident = serializers.IntegerField(source="incident_id", read_only=True, allow_null=True)
     proposed_by = serializers.CharField(source="proposed_by.username", read_only=True)
     decided_by = serializers.CharField(source="decided_by.username", read_only=True, allow_null=True)
@@ -85,11 +87,14 @@ class VoidDecisionSerializer(InputSerializer):
 
 
 def voids():
-    return Void.objects.select_related("round__table", "proposed_by", "decided_by")
+    return Void.objects.with_round_key().select_related("proposed_by", "decided_by")
 
 
 def voids_with_lines():
-    return voids().prefetch_related("lines__bet")
+    """Each line with its bet's id from the registry, which keeps it once the bet's month is archived."""
+    bet_id = BetKey.objects.filter(pk=OuterRef("bet_id")).values("bet_id")[:1]
+    lines = VoidLine.objects.annotate(game_bet_id=Subquery(bet_id))
+    return voids().prefetch_related(Prefetch("lines", queryset=lines))
 
 
 class VoidViewSet(
@@ -114,6 +119,7 @@ class VoidViewSet(
         data = validated(VoidProposeSerializer, request)
         round_ = Round.objects.by_round_id(data["round"]).defer("document").first()
         if round_ is None:
+            services.refuse_if_archived(round_id=data["round"])  # its month archived: how to restore it
             raise serializers.ValidationError({"round": [f"No round {data['round']!r} is stored."]})
         incident = None
         if data["incident"] is not None:

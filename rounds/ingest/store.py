@@ -1,7 +1,9 @@
 """Storing a prepared round: an identical resend answers with the stored round, a different
-document under its id is a conflict, anything else is written with its rows, findings and totals."""
+document under its id is a conflict, and so is a round of a month the archive holds or is taking
+(rounds.recall.archived_month); anything else is written with its rows, findings and totals."""
 
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 
 from django.db import IntegrityError, connection, transaction
@@ -13,6 +15,7 @@ from rounds.engine.rules import BET_KINDS
 
 from ..bulk import JsonText
 from ..models import Bet, BetKey, Finding, Hand, Round, RoundKey, Shoe, Spot
+from ..recall import ArchivePlace, archived_month
 from ..totals import round_totals_add
 from .findings import AFTER_MAX_ROUND, limit_findings, replay_findings, shoe_findings
 from .players import players_of_round
@@ -77,13 +80,17 @@ def ingest_one(item: Prepared, shoe: Shoe) -> IngestResult:
     stored = _stored(record.round_id, item)
     if stored:
         return IngestResult(stored, created=False)
+    day = gaming_day_of(record.opened_at)
+    place = archived_month(item.table, day)  # no query for a day of the hot window
+    if place is not None:
+        raise _archived_month_conflict(record, day, place)
     if shoe.table_id != item.table.pk:
         raise RoundFormatError(
             "shoe", f"shoe {shoe.code} belongs to table {shoe.table.code}, not {item.table.code}"
         )
     try:
         with transaction.atomic():
-            return IngestResult(_store(item, shoe), created=True)
+            return IngestResult(_store(item, shoe, day), created=True)
     except IntegrityError:
         # Another request stored the same round id a moment ago, or a bet id is another round's.
         stored = _stored(record.round_id, item)
@@ -105,6 +112,25 @@ def _stored(round_id: str, item: Prepared) -> Round | None:
     return stored
 
 
+def _archived_month_conflict(record: RoundRecord, day: date, place: ArchivePlace) -> RoundConflict:
+    """A round of a month the archive holds (the month's partitions are dropped: the round would land
+    in a default partition) or is taking (the month would no longer equal its export): refused, named
+    by `opened_at` (its gaming day's source), until the month is restored."""
+    where = f"Round {record.round_id} opened on gaming day {day:%Y-%m-%d}, in {place.month:%Y-%m}"
+    if not place.restore_command:
+        message = (
+            f"{where}, a month whose archive was deleted under retention: nothing was stored, and the "
+            "month cannot be restored."
+        )
+    else:
+        message = (
+            f"{where}, a month of round history that is archived: nothing was stored. Restore the month "
+            f"first ({place.restore_command}), then send the round again; the next archive_months "
+            "archives the month again, with it."
+        )
+    return RoundConflict(record.round_id, message, field="opened_at")
+
+
 def _raise_if_bet_ids_taken(record: RoundRecord) -> None:
     position = {bet.bet_id: index for index, bet in enumerate(record.bets)}
     taken = BetKey.objects.filter(bet_id__in=list(position)).select_related("round").order_by("id").first()
@@ -116,8 +142,9 @@ def _raise_if_bet_ids_taken(record: RoundRecord) -> None:
         )
 
 
-def _store(item: Prepared, shoe: Shoe) -> Round:
-    """Write the round and its rows (by one RoundWriter), its totals and its findings."""
+def _store(item: Prepared, shoe: Shoe, day: date) -> Round:
+    """Write the round and its rows (by one RoundWriter), its totals and its findings; `day` is its
+    gaming day."""
     record, table, configuration = item.record, item.table, item.configuration
     result = replayed(item)
     findings = replay_findings(result, record, table, configuration)
@@ -138,7 +165,6 @@ def _store(item: Prepared, shoe: Shoe) -> Round:
         returned += b.returned
         computed_wagered += c.wagered or 0
         computed_returned += c.returned or 0
-    day = gaming_day_of(record.opened_at)
     round_fields = {
         "round_id": record.round_id,
         "table_id": table.pk,

@@ -9,7 +9,7 @@ round takes one of these corrections, never two (corrections.py). The bets thems
 """
 
 from .common import OwnDecisionRefused, TransitionRefused
-from .corrections import correction_record, correction_refusal
+from .corrections import correction_record, correction_refusal, refuse_if_archived
 from .incidents import (
     completed_round_refusal,
     incident_attach_cancelled_round,
@@ -38,6 +38,7 @@ __all__ = [
     "incident_resume",
     "incident_status_guard",
     "refund_amounts",
+    "refuse_if_archived",
     "resettlement_approve",
     "resettlement_propose",
     "resettlement_reject",

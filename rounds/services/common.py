@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from ..choices import ProposalStatus
+from ..recall import archived_refusal
 
 
 class TransitionRefused(ValidationError):
@@ -40,9 +41,16 @@ def proposal_decidable(proposal, decided_by, comment: str, *, name: str, decider
     """`proposal` (a Resettlement or a Void, called `name` in messages) locked with its round, still
     proposed and not `decided_by`'s own; and the decision's comment, required."""
     comment = required_text(comment, "comment", "Say why: the decision is kept with its comment.")
-    proposal = (
-        type(proposal).objects.select_for_update(of=("self",)).select_related("round").get(pk=proposal.pk)
-    )
+    try:
+        proposal = (
+            type(proposal).objects.select_for_update(of=("self",)).select_related("round").get(pk=proposal.pk)
+        )
+    except type(proposal).DoesNotExist:
+        # Its round's month was archived since it was proposed: the round is not in the database.
+        refusal = archived_refusal(pk=proposal.round_id)
+        if refusal:
+            raise TransitionRefused({"round": refusal}) from None
+        raise
     if proposal.status != ProposalStatus.PROPOSED:
         raise TransitionRefused(
             f"{name[0].upper()}{name[1:]} {proposal.pk} was already {proposal.get_status_display().lower()} "

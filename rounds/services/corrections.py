@@ -12,19 +12,32 @@ from django.db import IntegrityError, transaction
 
 from ..choices import CorrectionKind, ProposalStatus
 from ..models import Resettlement, Round, RoundCorrection, Void
+from ..recall import archived_refusal
 from .common import TransitionRefused, by_name
 
 ONE_PER_BET = "a bet takes one correction; nothing was changed."
 
 
 def round_locked(round_: Round) -> Round:
-    """The round, its row locked until the transaction ends (its document left unread)."""
-    return (
-        Round.objects.select_for_update(of=("self",))
-        .select_related("table", "configuration")
-        .defer("document")
-        .get(pk=round_.pk)
-    )
+    """The round, its row locked until the transaction ends (its document left unread). A round whose
+    month is archived is not in the database: refused, with how to restore its month."""
+    try:
+        return (
+            Round.objects.select_for_update(of=("self",))
+            .select_related("table", "configuration")
+            .defer("document")
+            .get(pk=round_.pk)
+        )
+    except Round.DoesNotExist:
+        refuse_if_archived(pk=round_.pk)
+        raise
+
+
+def refuse_if_archived(*, round_id: str | None = None, pk: int | None = None) -> None:
+    """A round whose month is in the archive alone takes no correction until its month is restored."""
+    refusal = archived_refusal(round_id=round_id, pk=pk)
+    if refusal:
+        raise TransitionRefused({"round": refusal})
 
 
 def correction_described(correction: RoundCorrection) -> str:

@@ -1,6 +1,7 @@
 """{% round_corrections round as corrections %}: a round's re-settlements, voids, incidents and
 refunds, for the partial `rounds/includes/round_corrections.html` on the round page; and
-`{{ outcome|outcome_label }}`."""
+`{{ outcome|outcome_label }}`. A round read back from the archive (the page's `recalled`) has its
+bets, adjustments and refunds from there, the rest from the database, and takes no correction."""
 
 from dataclasses import dataclass
 from decimal import Decimal
@@ -54,45 +55,79 @@ def corrections_present(round_) -> Present:
         return Present(*(bool(flag) for flag in cursor.fetchone()))
 
 
+def recalled_present(recalled) -> Present:
+    """Which corrections an archived round has: its bets, adjustments and refunds as read back; its
+    proposals, voids and incidents kept in the database (every one is looked at)."""
+    return Present(
+        resettlements=True,
+        refunds=bool(recalled.refunds),
+        incidents=True,
+        differing_bets=bool(recalled.differing),
+        voids=True,
+    )
+
+
 @register.simple_tag(takes_context=True)
 def round_corrections(context, round_) -> dict:
     user = context["request"].user if "request" in context else None
-    present = corrections_present(round_)
+    recalled = context.get("recalled")
+    present = corrections_present(round_) if recalled is None else recalled_present(recalled)
     resettlements = []
     if present.resettlements:
-        resettlements = list(
-            round_.resettlements.select_related("proposed_by", "decided_by").prefetch_related(
-                "adjustments__bet__player"
-            )
+        resettlements = Resettlement.objects.filter(round_id=round_.pk).select_related(
+            "proposed_by", "decided_by"
         )
+        if recalled is None:
+            resettlements = resettlements.prefetch_related("adjustments__bet__player")
+        resettlements = list(resettlements)
+    for resettlement in resettlements:
+        if recalled is None:
+            resettlement.adjustment_rows = list(resettlement.adjustments.all())
+        else:
+            resettlement.adjustment_rows = [
+                a for a in recalled.adjustments if a.resettlement_id == resettlement.pk
+            ]
     refunds = []
-    if present.refunds:
+    if recalled is not None:
+        refunds = recalled.refunds
+    elif present.refunds:
         refunds = list(Refund.objects.filter(bet__round=round_).select_related("bet__player"))
     refund_total = sum((refund.amount for refund in refunds), Decimal(0)) if refunds else None
     incidents = Incident.objects.none()
-    if present.refunds or present.incidents:
+    if recalled is not None:
+        incidents = Incident.objects.filter(
+            Q(round_id=round_.pk) | Q(pk__in={r.incident_id for r in refunds})
+        )
+    elif present.refunds or present.incidents:
         incidents = Incident.objects.filter(Q(round=round_) | Q(refunds__bet__round=round_)).distinct()
     pending = any(r.status in (ProposalStatus.PROPOSED, ProposalStatus.APPROVED) for r in resettlements)
     # One query for both: the bets to adjust (services.bets_to_adjust) and those the engine cannot
     # compute (computed NULL, which the exclusion keeps).
     differing, uncomputed = [], 0
     bets = Bet.objects.none()
-    if present.differing_bets:
+    if recalled is not None:
+        bets = recalled.differing
+    elif present.differing_bets:
         bets = Bet.objects.of_round(round_).exclude(computed_returned=F("returned"))
-    for bet in bets.select_related("player").order_by("id"):
+        bets = bets.select_related("player").order_by("id")
+    for bet in bets:
         if bet.computed_returned is None:
             uncomputed += 1
         else:
             differing.append(bet)
     voids = []
     if present.voids:
-        voids = list(round_.voids.select_related("proposed_by", "decided_by", "incident"))
+        voids = list(
+            Void.objects.filter(round_id=round_.pk).select_related("proposed_by", "decided_by", "incident")
+        )
     void_proposed = any(v.status == ProposalStatus.PROPOSED for v in voids)
     resettlement_proposed = any(r.status == ProposalStatus.PROPOSED for r in resettlements)
     # One correction per bet: a round corrected (re-settled, cancelled, voided) takes no other, and
     # one proposal at a time awaits its decision.
     outcome = getattr(round_, "outcome", None) or RoundOutcome.COMPLETED
-    open_to_correction = outcome == RoundOutcome.COMPLETED  # sent as completed, and not corrected
+    # Sent as completed, and not corrected; and in the database (an archived round's month is
+    # restored first: `archived_refusal` says how).
+    open_to_correction = outcome == RoundOutcome.COMPLETED and recalled is None
     may_propose = bool(
         user
         and user.has_perm("rounds.add_resettlement")
@@ -112,6 +147,7 @@ def round_corrections(context, round_) -> dict:
     for void in voids:
         void.may_decide = bool(
             user
+            and recalled is None
             and void.status == ProposalStatus.PROPOSED
             and user.has_perm("rounds.decide_void")
             and void.proposed_by_id != user.pk
@@ -119,6 +155,7 @@ def round_corrections(context, round_) -> dict:
     for resettlement in resettlements:
         resettlement.may_decide = bool(
             user
+            and recalled is None
             and resettlement.status == ProposalStatus.PROPOSED
             and user.has_perm("rounds.decide_resettlement")
             and resettlement.proposed_by_id != user.pk
@@ -136,4 +173,5 @@ def round_corrections(context, round_) -> dict:
         "refunds": refunds,
         "refund_total": refund_total,
         "currency": round_.table.currency,
+        "archived_refusal": recalled.place.refusal(round_.round_id) if recalled is not None else None,
     }

@@ -1,0 +1,490 @@
+"""Archived rounds read back for the round page, the API and the play record (rounds.recall asks;
+ArchiveConfig.ready() registers `ARCHIVE` in rounds.recall.round_archives).
+
+A round's month is in the archive alone once its partitions are dropped (ArchivedMonth `dropped`).
+The registry (rounds.registry.RoundKey) gives the round's id, gaming day and casino table: the month's
+files to read. Each file is sorted by round id (archive.slices), so a query that names a round reads
+the one or two row groups whose statistics can hold it:
+
+- where the archive is a directory, DuckDB reads the Parquet files itself (`read_parquet`) and skips
+  the other row groups by their statistics;
+- elsewhere (an S3 bucket), pyarrow opens the file through the archive's filesystem, the row groups
+  whose statistics can hold the query's range are read, and DuckDB queries them.
+
+The rows become unsaved model instances with their ids as stored (money as Decimal, JSON as its
+value), which the round page's templates and the API's serializers read as they read stored rows.
+"""
+
+import json
+from datetime import date
+
+import duckdb
+import pyarrow.parquet as pq
+from django.db import models
+from pyarrow import fs
+
+from limits.models import Player
+from rounds.choices import ProposalStatus
+from rounds.models import Adjustment, Bet, Finding, Hand, Refund, Round, RoundCorrection, Spot, VoidLine
+from rounds.outcome import outcome_of
+from rounds.partitions import month_of
+from rounds.recall import ArchivePlace, PlayerArchive, RecalledRound
+from rounds.registry import RoundKey
+
+from .errors import ArchiveError
+from .models import ArchivedMonth, ArchiveStatus
+from .storage import archive_location
+from .window import hot_window_start
+
+RESTORE_COMMAND = "python manage.py archive_restore {table} {month:%Y-%m}"
+# What the play record shows of a round: never its document (megabytes for a big round).
+ROUND_SHOWN = ["id", "round_id", "table_id", "opened_at", "gaming_day", "status", "shoe_id", "number"]
+# What the round page and the API show of a round: all but its document (its panel fetches it apart).
+ROUND_COLUMNS = [field.column for field in Round._meta.concrete_fields if field.name != "document"]
+
+
+def archive_place(record: ArchivedMonth) -> ArchivePlace:
+    return ArchivePlace(
+        table_code=record.table.code,
+        month=record.month,
+        exported_at=record.exported_at,
+        restore_command=RESTORE_COMMAND.format(table=record.table.code, month=record.month),
+    )
+
+
+def model_rows(model: type[models.Model], rows: list[dict]) -> list[models.Model]:
+    """Unsaved `model` instances of rows read from its file (named by the database's columns). A row
+    with every column is given to the model positionally, as Django's own reads do: a fifth of the
+    time by name."""
+    fields = [
+        (
+            field.column,
+            field.attname,
+            isinstance(field, models.JSONField) or hasattr(field, "holds_json_text"),
+        )
+        for field in model._meta.concrete_fields
+    ]
+    json_at = [index for index, (_, _, is_json) in enumerate(fields) if is_json]
+    instances = []
+    for row in rows:
+        if len(row) == len(fields):
+            values = [row[column] for column, _, _ in fields]
+            for index in json_at:
+                if values[index] is not None:
+                    values[index] = json.loads(values[index])
+            instances.append(model(*values))
+            continue
+        values = {}
+        for column, attname, is_json in fields:
+            if column in row:
+                value = row[column]
+                values[attname] = json.loads(value) if is_json and value is not None else value
+        instances.append(model(**values))
+    return instances
+
+
+class MonthFiles:
+    """One archived month of one casino table: its files, queried through DuckDB. Close it."""
+
+    def __init__(self, record: ArchivedMonth):
+        self.record = record
+        self.location = archive_location(record.archive_url)
+        self.directory = self.location.month_dir(record.table.code, record.month)
+        self.local = isinstance(self.location.filesystem, fs.LocalFileSystem)
+        self.database = duckdb.connect()
+        self.database.execute("SET TimeZone = 'UTC'")  # timestamps come back in UTC, as Django keeps them
+        self.views: set[str] = set()
+        self.registered = 0
+
+    def close(self) -> None:
+        self.database.close()
+
+    def __enter__(self) -> "MonthFiles":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def path(self, name: str) -> str:
+        entry = self.record.manifest["files"].get(name)
+        if entry is None:
+            raise ArchiveError(f"{self.record}: the manifest names no {name} file")
+        return f"{self.directory}/{entry['path']}"
+
+    def select(
+        self,
+        name: str,
+        where: str,
+        params: list,
+        *,
+        columns: list[str] | None = None,
+        bounds: tuple[str, object, object] | None = None,
+        order: str = "id",
+        limit: int | None = None,
+    ) -> list[dict]:
+        """The rows of file `name` where `where` holds (DuckDB's SQL, `?` parameters), in `order`,
+        as dicts by column (`columns`, default all: they must include every column `where` and
+        `order` name). `bounds`, (column, low, high), says the range the query keeps itself to: the
+        row groups read outside a directory."""
+        source = self._source(name, columns, bounds)
+        shown = ", ".join(f'"{column}"' for column in columns) if columns else "*"
+        sql = f"SELECT {shown} FROM {source} WHERE {where} ORDER BY {order}"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        cursor = self.database.execute(sql, params)
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def aggregate(
+        self, name: str, sql: str, params: list, *, bounds: tuple[str, object, object]
+    ) -> list[tuple]:
+        """`sql` with `{source}` standing for file `name`'s rows (in `bounds`): its rows as tuples."""
+        cursor = self.database.execute(sql.format(source=self._source(name, None, bounds)), params)
+        return cursor.fetchall()
+
+    def _source(self, name: str, columns: list[str] | None, bounds) -> str:
+        """A view of file `name` for one query: the file itself in a directory, read by DuckDB; the
+        row groups that can hold `bounds` elsewhere, read by pyarrow for DuckDB."""
+        if self.local:
+            view = f"file_{name}"
+            if view not in self.views:
+                self.database.read_parquet(self.path(name)).create_view(view)
+                self.views.add(view)
+            return view
+        with self.location.filesystem.open_input_file(self.path(name)) as source:
+            parquet = pq.ParquetFile(source)
+            groups = _groups_within(parquet, bounds)
+            table = parquet.read_row_groups(groups, columns=_read_columns(parquet, columns, bounds))
+        self.registered += 1
+        view = f"groups_{name}_{self.registered}"
+        self.database.register(view, table)
+        return view
+
+
+def _read_columns(parquet: pq.ParquetFile, columns: list[str] | None, bounds) -> list[str] | None:
+    """The columns to read: those shown (which hold those the query's conditions name), and the
+    bounds'. None: all."""
+    if columns is None:
+        return None
+    wanted = list(columns)
+    if bounds is not None and bounds[0] not in wanted:
+        wanted.append(bounds[0])
+    return [name for name in parquet.schema_arrow.names if name in wanted]
+
+
+def _groups_within(parquet: pq.ParquetFile, bounds) -> list[int]:
+    """The row groups whose statistics for `bounds`' column can hold a value in its range (every
+    group without statistics)."""
+    groups = list(range(parquet.metadata.num_row_groups))
+    if bounds is None:
+        return groups
+    column, low, high = bounds
+    index = parquet.schema_arrow.get_field_index(column)
+    kept = []
+    for group in groups:
+        statistics = parquet.metadata.row_group(group).column(index).statistics
+        if statistics is None or not statistics.has_min_max:
+            kept.append(group)
+        elif statistics.min <= high and statistics.max >= low:
+            kept.append(group)
+    return kept
+
+
+def _outcomes(rounds: list[Round]) -> None:
+    """Each round's outcome: its status as sent and its correction (kept in the database)."""
+    kinds = dict(
+        RoundCorrection.objects.filter(round_id__in=[r.pk for r in rounds]).values_list("round_id", "kind")
+    )
+    for round_ in rounds:
+        round_.outcome = outcome_of(round_.status, kinds.get(round_.pk)).value
+
+
+def _players(*groups: list) -> None:
+    """Each row's player, from the database (players are never archived): one query, of the id
+    shown."""
+    ids = {row.player_id for rows in groups for row in rows}
+    players = Player.objects.only("external_id").in_bulk(ids)
+    for rows in groups:
+        for row in rows:
+            row.player = players[row.player_id]
+
+
+def _of_bets(files: MonthFiles, name: str, model, low: int | None, high: int | None) -> list:
+    """Adjustments or refunds of the bets with ids from `low` to `high` (a round's: its bets' ids
+    lie there, and their file is sorted by bet id)."""
+    if low is None:
+        return []
+    rows = files.select(name, "bet_id BETWEEN ? AND ?", [low, high], bounds=("bet_id", low, high))
+    return model_rows(model, rows)
+
+
+def _bets(files: MonthFiles, round_: Round, where: str, params: list) -> list[Bet]:
+    """The round's bets where `where` holds, in id order, each with its round."""
+    pk = round_.pk
+    rows = files.select("bets", f"round_id = ? AND ({where})", [pk, *params], bounds=("round_id", pk, pk))
+    bets = model_rows(Bet, rows)
+    for bet in bets:
+        bet.round = round_
+    return bets
+
+
+def _spot_rows(files: MonthFiles, round_: Round, spots: list[Spot]) -> tuple[list[Hand], list[Bet]]:
+    """The hands and bets of `spots` of the round, each spot and bet with its player."""
+    pk, bounds = round_.pk, ("round_id", round_.pk, round_.pk)
+    hands = model_rows(
+        Hand,
+        files.select(
+            "hands", "round_id = ? AND list_contains(?, spot_id)", [pk, [s.pk for s in spots]], bounds=bounds
+        ),
+    )
+    bets = _bets(files, round_, "list_contains(?, spot)", [[s.spot for s in spots]])
+    _players(spots, bets)
+    return hands, bets
+
+
+class Archive:
+    """The archive as rounds.recall asks it (rounds.recall.RoundArchive)."""
+
+    def _record(self, key: RoundKey) -> ArchivedMonth | None:
+        return (
+            ArchivedMonth.objects.filter(
+                table_id=key.table_id, month=month_of(key.gaming_day), status=ArchiveStatus.DROPPED
+            )
+            .select_related("table")
+            .first()
+        )
+
+    def place_of(self, key: RoundKey) -> ArchivePlace | None:
+        record = self._record(key)
+        return None if record is None else archive_place(record)
+
+    def recall(self, key: RoundKey, place: ArchivePlace, *, rows: bool = True) -> RecalledRound:
+        record = self._record(key)
+        if record is None:
+            raise ArchiveError(f"Round {key.round_id}: its month is no longer in the archive alone")
+        with MonthFiles(record) as files:
+            columns = ROUND_COLUMNS if rows else None
+            found = files.select("rounds", "id = ?", [key.pk], columns=columns, bounds=("id", key.pk, key.pk))
+            if not found:
+                raise ArchiveError(f"Round {key.round_id} is not in {files.path('rounds')}")
+            round_ = model_rows(Round, found)[0]
+            round_.table = record.table
+            _outcomes([round_])
+            if not rows:
+                return RecalledRound(round=round_, place=place)
+            return self._rows(files, round_, place)
+
+    def _rows(self, files: MonthFiles, round_: Round, place: ArchivePlace) -> RecalledRound:
+        """What the round page shows beside its spots' rows: every spot, the findings, the bets paid
+        other than computed, adjustments and refunds (each with its bet), the shoe's neighbours."""
+        pk, bounds = round_.pk, ("round_id", round_.pk, round_.pk)
+        spots = model_rows(Spot, files.select("spots", "round_id = ?", [pk], bounds=bounds))
+        findings = model_rows(Finding, files.select("findings", "round_id = ?", [pk], bounds=bounds))
+        differing = _bets(files, round_, "computed_returned IS NULL OR computed_returned <> returned", [])
+        low, high = files.aggregate(
+            "bets", "SELECT min(id), max(id) FROM {source} WHERE round_id = ?", [pk], bounds=bounds
+        )[0]
+        adjustments = _of_bets(files, "adjustments", Adjustment, low, high)
+        refunds = _of_bets(files, "refunds", Refund, low, high)
+        named = {row.bet_id for row in (*findings, *adjustments, *refunds) if row.bet_id is not None}
+        by_pk = {bet.pk: bet for bet in differing}
+        missing = sorted(named - set(by_pk))
+        if missing:
+            by_pk.update((bet.pk, bet) for bet in _bets(files, round_, "list_contains(?, id)", [missing]))
+        # Another round's bet may have an id between this round's (ids are taken as rounds arrive).
+        adjustments = [row for row in adjustments if row.bet_id in by_pk]
+        refunds = [row for row in refunds if row.bet_id in by_pk]
+        for row in (*findings, *adjustments, *refunds):
+            if row.bet_id is not None:
+                row.bet = by_pk[row.bet_id]
+        _players(list(by_pk.values()))
+        around = files.select(
+            "rounds",
+            "shoe_id = ? AND number IN (?, ?)",
+            [round_.shoe_id, round_.number - 1, round_.number + 1],
+            columns=["id", "round_id", "number", "shoe_id"],
+        )
+        neighbours = {row.number: row for row in model_rows(Round, around)}
+        record = files.record
+
+        def read_rows(shown: list[Spot]) -> tuple[list[Hand], list[Bet]]:
+            with MonthFiles(record) as again:
+                return _spot_rows(again, round_, shown)
+
+        return RecalledRound(
+            round=round_,
+            place=place,
+            spots=spots,
+            findings=findings,
+            differing=differing,
+            adjustments=adjustments,
+            refunds=refunds,
+            previous=neighbours.get(round_.number - 1),
+            following=neighbours.get(round_.number + 1),
+            read_rows=read_rows,
+        )
+
+    # --- a player's bets -------------------------------------------------------------------------
+
+    def player_archive(self, player, first: date, last: date, *, limit: int) -> PlayerArchive | None:
+        # A month is archived only once it has left the hot window, which only moves on: a period
+        # that starts in it reaches no archived month (and costs no query).
+        if first >= hot_window_start():
+            return None
+        records = list(
+            ArchivedMonth.objects.filter(
+                status=ArchiveStatus.DROPPED, month__gte=month_of(first), month__lte=last
+            )
+            .select_related("table")
+            .order_by("month", "table__code")
+        )
+        if not records:
+            return None
+        bets, totals, count = [], [], 0
+        for record in records:
+            with MonthFiles(record) as files:
+                found, month_totals = self._player_month(files, player, first, last, limit)
+            bets += found
+            totals += month_totals
+            count += sum(row["bets"] for row in month_totals)
+        bets.sort(key=lambda bet: (bet.round.opened_at, bet.pk), reverse=True)
+        bets = bets[:limit]
+        self._annotate(bets)
+        return PlayerArchive(
+            places=[archive_place(record) for record in records], bets=bets, bet_count=count, totals=totals
+        )
+
+    def _player_month(self, files: MonthFiles, player, first: date, last: date, limit: int):
+        """The player's newest `limit` bets of the period in one archived month, each with its round,
+        refund and adjustment; and their totals by gaming day and kind."""
+        where, params = "player_id = ? AND gaming_day BETWEEN ? AND ?", [player.pk, first, last]
+        bounds = ("gaming_day", first, last)
+        grouped = files.aggregate(
+            "bets",
+            "SELECT gaming_day, kind, count(*), sum(wagered), sum(returned) FROM {source} "
+            f"WHERE {where} GROUP BY gaming_day, kind",
+            params,
+            bounds=bounds,
+        )
+        currency = files.record.table.currency
+        totals = [
+            {
+                "day": day,
+                "kind": kind,
+                "currency": currency,
+                "bets": n,
+                "wagered": wagered,
+                "returned": returned,
+            }
+            for day, kind, n, wagered, returned in grouped
+        ]
+        if not totals:
+            return [], []
+        bets = model_rows(
+            Bet,
+            files.select("bets", where, params, bounds=bounds, order="round_id DESC, id DESC", limit=limit),
+        )
+        round_ids = {bet.round_id for bet in bets}
+        low, high = min(round_ids), max(round_ids)
+        rounds = [
+            r
+            for r in model_rows(
+                Round,
+                files.select(
+                    "rounds", "id BETWEEN ? AND ?", [low, high], columns=ROUND_SHOWN, bounds=("id", low, high)
+                ),
+            )
+            if r.pk in round_ids
+        ]
+        for round_ in rounds:
+            round_.table = files.record.table
+        _outcomes(rounds)
+        by_round = {r.pk: r for r in rounds}
+        by_pk = {bet.pk: bet for bet in bets}
+        breached = files.select(
+            "findings",
+            "code = 'limit_breached' AND round_id BETWEEN ? AND ?",
+            [low, high],
+            columns=["bet_id", "round_id", "code"],
+            bounds=("round_id", low, high),
+            order="bet_id",
+        )
+        breached_bets = {row["bet_id"] for row in breached}
+        low_bet, high_bet = min(by_pk), max(by_pk)
+        adjusted: dict[int, object] = {}
+        for adjustment in _of_bets(files, "adjustments", Adjustment, low_bet, high_bet):
+            if adjustment.bet_id in by_pk:
+                adjusted[adjustment.bet_id] = adjusted.get(adjustment.bet_id, 0) + adjustment.amount
+        refunded = {
+            refund.bet_id: refund.amount
+            for refund in _of_bets(files, "refunds", Refund, low_bet, high_bet)
+            if refund.bet_id in by_pk
+        }
+        for bet in bets:
+            bet.round = by_round[bet.round_id]
+            bet.player = player
+            bet.breached = bet.pk in breached_bets
+            bet.adjustment = adjusted.get(bet.pk)
+            bet.refund = refunded.get(bet.pk)
+        return bets, totals
+
+    @staticmethod
+    def _annotate(bets: list[Bet]) -> None:
+        """What the play record shows beside a bet and the database keeps: its outcome (the round's)
+        and its void's net (void lines stay in the database, pointing at the registry)."""
+        voided = dict(
+            VoidLine.objects.filter(bet_id__in=[bet.pk for bet in bets], void__status=ProposalStatus.APPROVED)
+            .annotate(net=models.F("returned_stake") - models.F("reversed_returned"))
+            .values_list("bet_id", "net")
+        )
+        for bet in bets:
+            bet.outcome = bet.round.outcome
+            bet.void = voided.get(bet.pk)
+
+    # --- a round of an archived month, refused by ingest ---------------------------------------------
+
+    def month_place(self, table, month: date) -> ArchivePlace | None:
+        # A month is archived only once it has left the hot window, which only moves on: a round of
+        # the hot window, nearly every round ingest takes, costs no query.
+        if month >= hot_window_start():
+            return None
+        # Exporting, exported or verified: the month's export would no longer equal the database.
+        # Dropped: the table's rows of the month are in the archive alone, and a round stored now would
+        # not be. Deleted under retention: gone for good. Failed or restored: the month is the database's.
+        refused = (
+            ArchiveStatus.EXPORTING,
+            ArchiveStatus.EXPORTED,
+            ArchiveStatus.VERIFIED,
+            ArchiveStatus.DROPPED,
+            ArchiveStatus.DELETED,
+        )
+        gone = (ArchiveStatus.DROPPED, ArchiveStatus.DELETED)
+        records = list(
+            ArchivedMonth.objects.filter(month=month).select_related("table").order_by("table__code")
+        )
+        record = next((record for record in records if record.table_id == table.pk), None)
+        if record is None:
+            # The table had no rounds that month. Where every table's month is gone, so are the month's
+            # partitions (the round would land in a default partition): restoring one makes them again.
+            if not records or any(r.status not in gone for r in records):
+                return None
+            record = min(records, key=lambda r: r.status != ArchiveStatus.DROPPED)  # a restorable one first
+        elif record.status not in refused:
+            return None
+        if record.status == ArchiveStatus.DROPPED:
+            return archive_place(record)
+        if record.status == ArchiveStatus.DELETED:
+            restore = ""  # nothing brings the month back
+        else:  # being archived: only a dropped month is restored
+            restore = "python manage.py archive_months, then " + RESTORE_COMMAND.format(
+                table=record.table.code, month=record.month
+            )
+        return ArchivePlace(
+            table_code=record.table.code,
+            month=record.month,
+            exported_at=record.exported_at,
+            restore_command=restore,
+        )
+
+
+ARCHIVE = Archive()

@@ -1,0 +1,265 @@
+"""Rounds no longer in the database: how the round page, the API and the play record find a round whose
+month was archived, and how a correction of one is refused.
+
+The archive sits above rounds (pyproject's import contracts: rounds imports no archive), so rounds
+says here what it asks of an archive, `RoundArchive`, and the archive app registers one in
+`round_archives` from its AppConfig.ready(), as limits registers the table page's limits. With none
+registered (rounds alone, SQLite without the archive), a round that is not in the database is not
+found, as before.
+
+An archived round comes back as a `RecalledRound`: unsaved model instances (their ids as stored)
+that the round page's templates and the API's serializers read as they read a stored round, and
+`ArchivePlace`, where it is and how its month is restored (the one way to correct it).
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Protocol
+
+from .models import Adjustment, Bet, Finding, Hand, Refund, Round, Spot
+from .registry import RoundKey
+
+
+@dataclass(frozen=True)
+class ArchivePlace:
+    """One archived month of one casino table: where its rounds are now, and how they come back."""
+
+    table_code: str
+    month: date
+    exported_at: datetime | None
+    restore_command: str  # what puts the month back into the database
+
+    def refusal(self, round_id: str) -> str:
+        """Why a correction of round `round_id` (of this month) is refused, and what to do."""
+        return (
+            f"Round {round_id} is archived: {self.table_code} {self.month:%Y-%m} was exported to the "
+            "archive and its rows are no longer in the database, so nothing can be recorded against "
+            f"its bets. Restore the month first ({self.restore_command}), then correct the round; the "
+            "next archive_months archives the month again, with its correction."
+        )
+
+
+@dataclass
+class RecalledRound:
+    """An archived round read back from the archive, as unsaved instances with their ids as stored.
+
+    `round` has its `outcome` and `table`; `spots` are every spot of the round (their players are
+    set by `rows_of`); `findings`, `adjustments` and `refunds` each have their bet when they name one,
+    and `differing` are the bets paid other than the engine computes (or that it cannot compute), each
+    bet with its player. The hands and bets of given spots (a page of them: a 5,000-player round is
+    not read whole for 25 players) come from `rows_of`; `rows_all()` reads every one (the API)."""
+
+    round: Round
+    place: ArchivePlace
+    spots: list[Spot] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    differing: list[Bet] = field(default_factory=list)
+    adjustments: list[Adjustment] = field(default_factory=list)
+    refunds: list[Refund] = field(default_factory=list)
+    previous: Round | None = None  # the rounds just before and after it in its shoe, in the archive
+    following: Round | None = None
+    # (spots) -> (their hands, their bets), each spot and bet given its player: set by the archive.
+    read_rows: Callable[[list[Spot]], tuple[list[Hand], list[Bet]]] | None = None
+    bets: list[Bet] = field(default_factory=list)  # every bet, once rows_all() has read them
+
+    def __post_init__(self):
+        self.round.recalled = self  # what the API's serializer of an archived round reads
+
+    def rows_of(self, spots: list[Spot]) -> tuple[list[Hand], list[Bet]]:
+        """The hands and bets of `spots` (of this round), each spot and bet with its player."""
+        if not spots or self.read_rows is None:
+            return [], []
+        return self.read_rows(spots)
+
+    def rows_all(self) -> "RecalledRound":
+        """Every spot's hands (`spot.recalled_hands`, in order) and every bet (`bets`)."""
+        hands, self.bets = self.rows_of(self.spots)
+        by_spot: dict[int, list[Hand]] = {}
+        for hand in sorted(hands, key=lambda hand: (hand.spot_id, hand.position)):
+            by_spot.setdefault(hand.spot_id, []).append(hand)
+        for spot in self.spots:
+            spot.recalled_hands = by_spot.get(spot.pk, [])
+        return self
+
+
+@dataclass
+class PlayerArchive:
+    """What the archive holds of a player's bets in a period: the archived months the period covers,
+    its bets there (newest first, at most the number asked for, each with its round and the
+    play record's annotations) and their totals by gaming day, bet kind and currency."""
+
+    places: list[ArchivePlace]
+    bets: list[Bet]
+    bet_count: int
+    totals: list[dict]
+
+    @property
+    def more(self) -> int:
+        """Bets of the period in the archive beyond those listed."""
+        return self.bet_count - len(self.bets)
+
+
+class RoundArchive(Protocol):
+    """What the round pages ask of an archive (registered in `round_archives`)."""
+
+    def place_of(self, key: RoundKey) -> ArchivePlace | None:
+        """Where the round of `key` is archived; None when its month is not in the archive alone."""
+
+    def recall(self, key: RoundKey, place: ArchivePlace, *, rows: bool = True) -> RecalledRound:
+        """With `rows`: the round as stored but its document, with what its page shows (the hands and
+        bets of its spots through `RecalledRound.rows_of`). Without: the round alone, its document
+        included (the page's document panel)."""
+
+    def player_archive(self, player, first: date, last: date, *, limit: int) -> PlayerArchive | None:
+        """The player's bets of gaming days `first` to `last` in archived months; None when the
+        period reaches no archived month."""
+
+    def month_place(self, table, month: date) -> ArchivePlace | None:
+        """Where `table`'s rounds of `month` are archived, or being archived, so that no round of the
+        month may be stored now; None when one may. Its `restore_command` says what lets a round in
+        (the month's restore, after archive_months if the month is still being archived), empty when
+        nothing does (its archive was deleted under retention). A month of the hot window costs no
+        query: ingest asks this of every round it takes."""
+
+
+round_archives: list[RoundArchive] = []
+
+
+def _key(round_id: str | None = None, pk: int | None = None) -> RoundKey | None:
+    if round_id is not None:
+        round_id = round_id.strip()
+        if not round_id or "\x00" in round_id:  # PostgreSQL compares no text with a NUL in it
+            return None
+        return RoundKey.objects.filter(round_id=round_id).first()
+    return RoundKey.objects.filter(pk=pk).first()
+
+
+def archived_round(round_id: str, *, rows: bool = True) -> RecalledRound | None:
+    """The round of a game server's round id read back from the archive (`rows`: RoundArchive.recall);
+    None when no archive holds it. Ask only once the database did not have it."""
+    key = _key(round_id)
+    if key is None:
+        return None
+    for archive in round_archives:
+        place = archive.place_of(key)
+        if place is not None:
+            return archive.recall(key, place, rows=rows)
+    return None
+
+
+def archived_refusal(*, round_id: str | None = None, pk: int | None = None) -> str | None:
+    """Why a correction of this round is refused because its month is archived; None when it is not."""
+    key = _key(round_id, pk)
+    if key is None:
+        return None
+    for archive in round_archives:
+        place = archive.place_of(key)
+        if place is not None:
+            return place.refusal(key.round_id)
+    return None
+
+
+@dataclass(frozen=True)
+class CorrectedRound:
+    """The round a re-settlement, void or incident names: from the database, or read back from the
+    archive (`archived`: why no step is taken on it, with how to restore its month)."""
+
+    round: Round
+    archived: str | None = None
+
+
+def corrected_round(pk: int) -> CorrectedRound | None:
+    """The round of id `pk` (its table read, its document not) wherever it is kept; None when
+    neither the database nor an archive holds it (deleted under retention)."""
+    key = _key(pk=pk)
+    if key is None:
+        return None
+    stored = (
+        Round.objects.select_related("table")
+        .defer("document")
+        .filter(pk=pk, gaming_day=key.gaming_day)
+        .first()
+    )
+    if stored is not None:
+        return CorrectedRound(stored)
+    for archive in round_archives:
+        place = archive.place_of(key)
+        if place is not None:
+            recalled = archive.recall(key, place, rows=False)
+            return CorrectedRound(recalled.round, place.refusal(key.round_id))
+    return None
+
+
+def archived_rounds(pks) -> list[tuple[str, ArchivePlace]]:
+    """The rounds of ids `pks` whose month is archived: each one's game-server round id and where
+    its month is, in the order of their round ids."""
+    if not round_archives:
+        return []
+    found = []
+    for key in RoundKey.objects.filter(pk__in=[pk for pk in pks if pk is not None]).order_by("round_id"):
+        for archive in round_archives:
+            place = archive.place_of(key)
+            if place is not None:
+                found.append((key.round_id, place))
+                break
+    return found
+
+
+def player_archive(player, first: date, last: date, *, limit: int) -> PlayerArchive | None:
+    """The player's archived bets of the period (rounds.views.PlayRecordView); None when the period
+    reaches no archived month."""
+    found = [
+        archived
+        for archive in round_archives
+        if (archived := archive.player_archive(player, first, last, limit=limit)) is not None
+    ]
+    if not found:
+        return None
+    return PlayerArchive(
+        places=[place for archived in found for place in archived.places],
+        bets=[bet for archived in found for bet in archived.bets],
+        bet_count=sum(archived.bet_count for archived in found),
+        totals=[row for archived in found for row in archived.totals],
+    )
+
+
+def totals_merged(*sources: list[dict], keys: tuple[str, ...]) -> list[dict]:
+    """Rows of bets, wagered and returned summed by `keys` (the play record's totals, from the database
+    and from the archive), with their net (returned − wagered), ordered as the play record's: newest
+    day first."""
+    merged: dict[tuple, dict] = {}
+    for rows in sources:
+        for row in rows:
+            key = tuple(row[name] for name in keys)
+            total = merged.setdefault(
+                key,
+                {
+                    **dict(zip(keys, key, strict=True)),
+                    "bets": 0,
+                    "wagered": Decimal(0),
+                    "returned": Decimal(0),
+                },
+            )
+            total["bets"] += row["bets"]
+            total["wagered"] += row["wagered"]
+            total["returned"] += row["returned"]
+    rows = [{**row, "net": row["returned"] - row["wagered"]} for row in merged.values()]
+    if "day" in keys:
+        rows.sort(key=lambda row: tuple(row[name] for name in keys if name != "day"))
+        rows.sort(key=lambda row: row["day"], reverse=True)
+    else:
+        rows.sort(key=lambda row: tuple(row[name] for name in keys))
+    return rows
+
+
+def archived_month(table, day: date) -> ArchivePlace | None:
+    """Where the archive holds, or is taking, `table`'s rounds of gaming day `day`'s month: ingest
+    refuses a round of that day (rounds.ingest.store). None when the round may be stored."""
+    month = day.replace(day=1)
+    for archive in round_archives:
+        place = archive.month_place(table, month)
+        if place is not None:
+            return place
+    return None
