@@ -16,12 +16,14 @@ from tables.models import Table
 
 class RoundKey(models.Model):
     id = models.BigIntegerField(primary_key=True, help_text="The round's id (rounds_round.id).")
-    round_id = models.CharField(max_length=64, unique=True, help_text="The game server's round id.")
+    round_id = models.CharField(max_length=64, help_text="The game server's round id.")
     gaming_day = models.DateField(help_text="The round's gaming day: the month it is kept in.")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+", db_index=False)
 
     class Meta:
         verbose_name = "round key"
+        # A constraint, not unique=True: on PostgreSQL that would add a second index, for LIKE.
+        constraints = [models.UniqueConstraint(fields=["round_id"], name="round_key_round_id_unique")]
 
     def __str__(self) -> str:
         return self.round_id
@@ -29,13 +31,16 @@ class RoundKey(models.Model):
 
 class BetKey(models.Model):
     id = models.BigIntegerField(primary_key=True, help_text="The bet's id (rounds_bet.id).")
-    bet_id = models.CharField(max_length=64, unique=True, help_text="The game server's bet id.")
+    bet_id = models.CharField(max_length=64, help_text="The game server's bet id.")
     round = models.ForeignKey(
         RoundKey, on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False
     )
 
     class Meta:
         verbose_name = "bet key"
+        # A constraint, not unique=True: on PostgreSQL that would add a second index (for LIKE), the
+        # largest of a round's at one row per bet.
+        constraints = [models.UniqueConstraint(fields=["bet_id"], name="bet_key_bet_id_unique")]
 
     def __str__(self) -> str:
         return self.bet_id
