@@ -23,6 +23,12 @@ class ArchiveStatus(models.TextChoices):
     DELETED = "deleted", "Deleted"
 
 
+def month_location(archive_url: str, table_code: str, month) -> str:
+    """Where a month's files are in the archive: <archive>/<table code>/<YYYY-MM> (as
+    archive.storage.ArchiveLocation.month_dir lays them out)."""
+    return f"{archive_url}/{table_code}/{month:%Y-%m}"
+
+
 class ArchivedMonth(models.Model):
     """One month (of the gaming day) of one casino table's rounds in the archive."""
 
@@ -54,6 +60,10 @@ class ArchivedMonth(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table.code} {self.month:%Y-%m}: {self.get_status_display().lower()}"
+
+    @property
+    def location(self) -> str:
+        return month_location(self.archive_url, self.table.code, self.month)
 
 
 class ArchiveDeletion(models.Model):
@@ -88,5 +98,4 @@ class ArchiveDeletion(models.Model):
 
     @property
     def location(self) -> str:
-        """Where the month's files were: <archive>/<table code>/<YYYY-MM>."""
-        return f"{self.archive_url}/{self.table.code}/{self.month:%Y-%m}"
+        return month_location(self.archive_url, self.table.code, self.month)

@@ -20,7 +20,7 @@ import getpass
 import logging
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import date
 from decimal import Decimal
 
@@ -85,11 +85,6 @@ def month_summary(record: ArchivedMonth) -> MonthSummary:
     )
 
 
-def month_place(record: ArchivedMonth) -> str:
-    """Where the month's files are: <archive>/<table code>/<YYYY-MM>."""
-    return f"{record.archive_url}/{record.table.code}/{record.month:%Y-%m}"
-
-
 def operator() -> str:
     """Who runs the command: the operating-system user (the command has no signed-in person)."""
     try:
@@ -123,12 +118,12 @@ def month_delete(
         directory = location.month_dir(record.table.code, record.month)
         if location.filesystem.get_file_info(directory).type == fs.FileType.NotFound:
             raise ArchiveError(
-                f"nothing is there at {month_place(record)} (moved or deleted outside Pitboss?); "
+                f"nothing is there at {record.location} (moved or deleted outside Pitboss?); "
                 "nothing was recorded"
             )
         location.filesystem.delete_dir(directory)
         if location.filesystem.get_file_info(directory).type != fs.FileType.NotFound:
-            raise ArchiveError(f"{month_place(record)} is still there after its deletion")
+            raise ArchiveError(f"{record.location} is still there after its deletion")
         summary = month_summary(record)
         record.status, record.error = ArchiveStatus.DELETED, ""
         record.save(update_fields=["status", "error", "updated_at"])
@@ -136,14 +131,7 @@ def month_delete(
             table=record.table,
             month=record.month,
             archive_url=record.archive_url,
-            rounds=summary.rounds,
-            bets=summary.bets,
-            wagered=summary.wagered,
-            returned=summary.returned,
-            adjustments=summary.adjustments,
-            refunds=summary.refunds,
-            files=summary.files,
-            bytes=summary.bytes,
+            **asdict(summary),
             retention_years=settings.PITBOSS_ARCHIVE_RETENTION_YEARS,
             deleted_by=deleted_by,
             reason=reason,

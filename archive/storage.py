@@ -17,6 +17,8 @@ from pathlib import Path
 from django.conf import settings
 from pyarrow import fs
 
+from .models import month_location
+
 READ_BLOCK = 8 * 2**20  # bytes read at a time when a file is checksummed
 
 
@@ -27,7 +29,7 @@ class ArchiveLocation:
     url: str  # as configured: what ArchivedMonth records and messages show
 
     def month_dir(self, table_code: str, month: date) -> str:
-        return f"{self.root}/{table_code}/{month:%Y-%m}"
+        return month_location(self.root, table_code, month)
 
     def write_bytes(self, path: str, data: bytes) -> None:
         with self.filesystem.open_output_stream(path) as stream:

@@ -8,14 +8,18 @@ before them cannot be re-settled).
 """
 
 import io
+import json
 from dataclasses import dataclass
-from datetime import UTC, date, timedelta
+from datetime import UTC, date, datetime, timedelta
+from itertools import islice
 
 import pyarrow as pa
 from django.core.management import call_command
 from django.db import connection
 from pyarrow import fs
 
+from rounds.engine.rules import preset
+from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from rounds.models import Incident, Round
 from rounds.partitions import PARTITIONED, month_after, partition_name, partitions_ensure
@@ -74,6 +78,16 @@ def history_make() -> History:
         march=[plain, wrong, completed, cancelled],
         april=april,
     )
+
+
+def boundless_march(*, players: int, seed: int, rounds: int) -> list[dict]:
+    """The demo's tables and March's partitions, and the first `rounds` rounds of a simulated Boundless
+    shoe of `players` at BND1 from 2026-03-10, as a game server sends them (not yet ingested)."""
+    call_command("seed_demo", stdout=io.StringIO())
+    partitions_ensure([MARCH])
+    start = datetime(2026, 3, 10, 8, tzinfo=UTC)
+    documents = simulate(preset("boundless"), table="BND1", shoes=1, players=players, seed=seed, start=start)
+    return [json.loads(json.dumps(document)) for document in islice(documents, rounds)]
 
 
 def partitions_there(month: date) -> dict[str, bool]:

@@ -9,15 +9,10 @@ by the id the registry gives, reads only the row groups whose statistics hold it
 """
 
 import dataclasses
-import io
-import json
-from datetime import UTC, datetime
-from itertools import islice
 
 import duckdb
 import pyarrow.parquet as pq
 import pytest
-from django.core.management import call_command
 from django.db import connection
 
 from archive import export
@@ -25,14 +20,12 @@ from archive.models import ArchiveStatus
 from archive.services import month_export, month_verify
 from archive.slices import PARTS
 from archive.storage import archive_location
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from rounds.models import Bet, Round, RoundKey
-from rounds.partitions import PARTITIONED, partition_name, partitions_ensure
+from rounds.partitions import PARTITIONED, partition_name
 from rounds.totals import player_totals_catch_up
 from tables.models import Table
-from tests.archive.support import MARCH
+from tests.archive.support import MARCH, boundless_march
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 PLAYERS, ROUNDS = 2_000, 5
@@ -41,18 +34,8 @@ PLAYERS, ROUNDS = 2_000, 5
 @pytest.fixture
 def boundless_month(db, settings):
     settings.PITBOSS_HOT_MONTHS = 6
-    call_command("seed_demo", stdout=io.StringIO())
-    partitions_ensure([MARCH])
-    documents = simulate(
-        preset("boundless"),
-        table="BND1",
-        shoes=1,
-        players=PLAYERS,
-        seed=21,
-        start=datetime(2026, 3, 10, 8, tzinfo=UTC),
-    )
-    for document in islice(documents, ROUNDS):
-        round_ingest(document=json.loads(json.dumps(document)))
+    for document in boundless_march(players=PLAYERS, seed=21, rounds=ROUNDS):
+        round_ingest(document=document)
     player_totals_catch_up()
     return Table.objects.get(code="BND1")
 

@@ -8,29 +8,21 @@ Three rounds of a simulated Boundless shoe with 120 players (25 a page: five pag
 computes (a finding, on the last page).
 """
 
-import io
-import json
-from datetime import UTC, datetime
 from decimal import Decimal
-from itertools import islice
 
 import pytest
 from django.core.cache import cache
-from django.core.management import call_command
 from django.test import Client
 
 from archive.drop import month_drop
 from archive.models import ArchiveStatus
 from archive.services import month_export, month_verify
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
-from rounds.partitions import partitions_ensure
 from rounds.totals import player_totals_catch_up
 from tables.models import Table
 from tests.api_support import client_as
 from tests.archive.recall_support import region
-from tests.archive.support import MARCH, rounds_of
+from tests.archive.support import MARCH, boundless_march, rounds_of
 from tests.rounds.corrections_support import demo_user
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
@@ -47,17 +39,7 @@ def page_of(client: Client, round_id: str, query: str) -> str:
 def boundless(db, settings, tmp_path):
     settings.PITBOSS_HOT_MONTHS = 6
     settings.PITBOSS_ARCHIVE_URL = str(tmp_path / "archive")
-    call_command("seed_demo", stdout=io.StringIO())
-    partitions_ensure([MARCH])
-    documents = simulate(
-        preset("boundless"),
-        table="BND1",
-        shoes=1,
-        players=PLAYERS,
-        seed=7,
-        start=datetime(2026, 3, 10, 8, tzinfo=UTC),
-    )
-    documents = [json.loads(json.dumps(document)) for document in islice(documents, 3)]
+    documents = boundless_march(players=PLAYERS, seed=7, rounds=3)
     bet = documents[1]["bets"][-1]
     bet["returned"] = f"{Decimal(bet['returned']) + 1:.2f}"
     rounds = [round_ingest(document=document).round for document in documents]

@@ -16,7 +16,6 @@ from django.db import connection
 
 from archive.management.commands.archive_months import LOCK
 from archive.retention import (
-    month_place,
     month_summary,
     months_delete,
     months_past_retention,
@@ -51,7 +50,7 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{record.table.code} {record.month:%Y-%m}: {summary.files} files, {summary.bytes:,} bytes; "
                 f"rounds {summary.rounds:,}, bets {summary.bets:,}, wagered {summary.wagered}, "
-                f"returned {summary.returned}; {month_place(record)}"
+                f"returned {summary.returned}; {record.location}"
             )
         self.stdout.write(f"{len(records)} archived month(s) past retention: {files} files, {size:,} bytes.")
         if dry_run:
