@@ -109,9 +109,11 @@ def paused_tables() -> Queue:
 def proposals(model, key: str, title: str, list_name: str, detail_name: str) -> Queue:
     """Re-settlements or voids awaiting a decision, oldest first, each with its proposer."""
     rows = list(
-        model.objects.filter(status=ProposalStatus.PROPOSED)
+        # The round as the registry keeps it: a proposal whose round's month is archived stays listed.
+        model.objects.with_round_key()
+        .filter(status=ProposalStatus.PROPOSED)
         .annotate(total=Window(Count("pk")))
-        .values("pk", "total", "round__round_id", "round__table__code", "proposed_by__username")
+        .values("pk", "total", "game_round_id", "round_table_code", "proposed_by__username")
         .order_by("proposed_at", "pk")[:SHOWN]
     )
     count = rows[0]["total"] if rows else 0
@@ -123,7 +125,7 @@ def proposals(model, key: str, title: str, list_name: str, detail_name: str) -> 
         noun="awaiting approval",
         items=[
             Item(
-                f"{row['round__table__code']} · {row['round__round_id']}",
+                f"{row['round_table_code']} · {row['game_round_id']}",
                 url(detail_name, row["pk"]),
                 note=f"proposed by {row['proposed_by__username']}",
             )

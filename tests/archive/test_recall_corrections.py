@@ -75,6 +75,13 @@ def test_lists_and_pages_of_corrections_show_their_archived_rounds(archived, cli
         assert answer.json()["round"] == round_id, url
 
 
+def test_the_home_queue_lists_a_proposal_whose_round_is_archived(archived, client):
+    history, _, _, _, void = archived
+    client.force_login(demo_user("supervisor-2"))  # may decide the void the first supervisor proposed
+    home = text_of(client, "/")
+    assert f"DLX1 · {history.march[0].round_id}" in home and f"/rounds/voids/{void.pk}/" in home
+
+
 def test_search_finds_an_archived_round_and_bet(archived):
     history, before, compliance, _, _ = archived
     wrong = history.march[1]
