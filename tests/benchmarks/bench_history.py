@@ -28,8 +28,10 @@ take (the day totals grow by day, not by bet: there, as a day of such rounds wri
 300 bytes a bet hot. The same for the 5,000-player rounds ingested here alone, copied
 into tables of their own (real rows as ingest writes them, which synthetic ones may not match).
 
-The archive round trip (issue 21's archive: export a month, read it back, an archived round's page)
-is not built yet: `archive_round_trip` is where it will be measured.
+Last, the archive round trip on the oldest month (past the hot window): every table's export and
+verification (every file read back), rows per second both ways, the archive's bytes per bet (goal
+<= 40), the month's partitions dropped, and the page of its biggest BND1 round, p99 from the archive
+against the same page's while it was in the database (goal <= 3x).
 """
 
 import os
@@ -38,6 +40,7 @@ import statistics
 import time
 from datetime import UTC, date, datetime
 
+from .history_archive import archive_round_trip, verdict
 from .support import gunicorn, scratch_database
 
 GOAL_PAGES = 1.2
@@ -96,7 +99,7 @@ def bench(database: str, scale: float) -> None:
     _build_summary(timings, full_rounds, full_bets)
     _compare(measured["one month"], measured["whole history"])
     real_rounds_bytes(["ONE-", "ALL-"], bytes_per_bet())
-    archive_round_trip()
+    archive_round_trip(database, session)  # last: it drops the oldest month
 
 
 # --- building ---------------------------------------------------------------------------------------
@@ -310,7 +313,7 @@ def _compare(one: dict, whole: dict) -> None:
         relative = (pages_whole[title] / pages_whole["baseline"]) / (pages_one[title] / pages_one["baseline"])
         print(
             f"      {title}: p99 {pages_one[title]:.1f} -> {pages_whole[title]:.1f} ms = {ratio:.2f}x "
-            f"(goal <= {GOAL_PAGES}x: {_verdict(ratio, GOAL_PAGES)}; "
+            f"(goal <= {GOAL_PAGES}x: {verdict(ratio, GOAL_PAGES)}; "
             f"against the baseline page: {relative:.2f}x)"
         )
     base = pages_whole["baseline"] / pages_one["baseline"]
@@ -323,13 +326,13 @@ def _compare(one: dict, whole: dict) -> None:
     print(
         f"      ingest of a 5,000-player round, median: {one['ingest']['median']:.3f} -> "
         f"{whole['ingest']['median']:.3f} s = {ratio:.2f}x "
-        f"(goal <= {GOAL_INGEST}x: {_verdict(ratio, GOAL_INGEST)}; "
+        f"(goal <= {GOAL_INGEST}x: {verdict(ratio, GOAL_INGEST)}; "
         f"against the load reference: {ratio / load:.2f}x)"
     )
     ratio = whole["job"]["seconds"] / one["job"]["seconds"]
     print(
         f"      daily job for one day: {one['job']['seconds']:.3f} -> {whole['job']['seconds']:.3f} s "
-        f"= {ratio:.2f}x (goal <= {GOAL_JOB}x: {_verdict(ratio, GOAL_JOB)}; "
+        f"= {ratio:.2f}x (goal <= {GOAL_JOB}x: {verdict(ratio, GOAL_JOB)}; "
         f"against the load reference: {ratio / load:.2f}x)"
     )
     print(
@@ -337,10 +340,6 @@ def _compare(one: dict, whole: dict) -> None:
         f"{one['ingest']['reference']:.2f} -> {whole['ingest']['reference']:.2f} s = {load:.2f}x)",
         flush=True,
     )
-
-
-def _verdict(value: float, goal: float) -> str:
-    return "met" if value <= goal else "NOT met"
 
 
 # --- bytes per bet --------------------------------------------------------------------------------------
@@ -435,7 +434,7 @@ def bytes_per_bet() -> dict:
 def _goal_line(label: str, per_bet: float) -> None:
     print(
         f"      {label}: {per_bet:.1f} B/bet (goal <= {GOAL_BYTES_PER_BET}: "
-        f"{_verdict(per_bet, GOAL_BYTES_PER_BET)})",
+        f"{verdict(per_bet, GOAL_BYTES_PER_BET)})",
         flush=True,
     )
 
@@ -513,13 +512,3 @@ def real_rounds_bytes(prefixes: list[str], history: dict) -> None:
             f"      by {label} ({per_bet + day_share:.1f} B/bet): {total / 1e12:.1f} TB, "
             f"{total / 1e13:.2f} TB a year"
         )
-
-
-# --- the archive ---------------------------------------------------------------------------------------
-
-
-def archive_round_trip() -> None:
-    """Where issue 21's archive will be measured: export one month (rows/s), read it back (rows/s),
-    and an archived round page's p99 against a hot one's (goal <= 3x); in the archive, bytes per bet
-    (goal <= 40)."""
-    print("   archive round trip: not built yet")

@@ -491,6 +491,11 @@ def history_build(months: list[date], scale: float, report=None) -> dict[str, in
     the rows written per table. `report(month, written, seconds)` is told of each month."""
     import time
 
+    from rounds.partitions import partitions_ensure
+
+    # Each month in its own partition, as the beat task makes them ahead of a live system's rounds
+    # (without, every month before this one would land in the default partitions).
+    partitions_ensure(months)
     plan = layout(scale)
     days_record(months)
     written: dict[str, int] = dict.fromkeys(COLUMNS, 0)

@@ -29,6 +29,7 @@ from rounds.models import (
     Spot,
     TableDayTotal,
 )
+from rounds.partitions import PARTITIONED
 from tests.benchmarks import history_build
 from tests.benchmarks.bench_ingest import _prepare
 
@@ -65,6 +66,10 @@ def test_a_tiny_history_holds_together(built):
     assert built["templates"] == len(built["template_rounds"]) > 0
     assert synthetic.count() == built["written"]["rounds_round"] == rounds
     assert Bet.objects.filter(round__in=synthetic).count() == built["written"]["rounds_bet"] == bets
+
+    # Every month's rows in its own partition, as a live system's: none waits in a default partition.
+    for table in PARTITIONED:
+        assert scalar(f"SELECT count(*) FROM {table}_default") == 0, table
 
     # Every row in an existing round; a hand at a spot of its round, a finding at a bet of its round.
     for model in (Spot, Hand, Bet, Finding):
