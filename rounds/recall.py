@@ -136,29 +136,31 @@ def _key(round_id: str | None = None, pk: int | None = None) -> RoundKey | None:
     return RoundKey.objects.filter(pk=pk).first()
 
 
+def _placed(key: RoundKey) -> tuple["RoundArchive", ArchivePlace] | None:
+    """The archive that holds the round of `key` alone, and where; None when none does."""
+    for archive in round_archives:
+        place = archive.place_of(key)
+        if place is not None:
+            return archive, place
+    return None
+
+
 def archived_round(round_id: str, *, rows: bool = True) -> RecalledRound | None:
     """The round of a game server's round id read back from the archive (`rows`: RoundArchive.recall);
     None when no archive holds it. Ask only once the database did not have it."""
     key = _key(round_id)
-    if key is None:
+    placed = _placed(key) if key is not None else None
+    if placed is None:
         return None
-    for archive in round_archives:
-        place = archive.place_of(key)
-        if place is not None:
-            return archive.recall(key, place, rows=rows)
-    return None
+    archive, place = placed
+    return archive.recall(key, place, rows=rows)
 
 
 def archived_refusal(*, round_id: str | None = None, pk: int | None = None) -> str | None:
     """Why a correction of this round is refused because its month is archived; None when it is not."""
     key = _key(round_id, pk)
-    if key is None:
-        return None
-    for archive in round_archives:
-        place = archive.place_of(key)
-        if place is not None:
-            return place.refusal(key.round_id)
-    return None
+    placed = _placed(key) if key is not None else None
+    return None if placed is None else placed[1].refusal(key.round_id)
 
 
 @dataclass(frozen=True)
@@ -184,12 +186,11 @@ def corrected_round(pk: int) -> CorrectedRound | None:
     )
     if stored is not None:
         return CorrectedRound(stored)
-    for archive in round_archives:
-        place = archive.place_of(key)
-        if place is not None:
-            recalled = archive.recall(key, place, rows=False)
-            return CorrectedRound(recalled.round, place.refusal(key.round_id))
-    return None
+    placed = _placed(key)
+    if placed is None:
+        return None
+    archive, place = placed
+    return CorrectedRound(archive.recall(key, place, rows=False).round, place.refusal(key.round_id))
 
 
 def archived_rounds(pks) -> list[tuple[str, ArchivePlace]]:
@@ -197,14 +198,8 @@ def archived_rounds(pks) -> list[tuple[str, ArchivePlace]]:
     its month is, in the order of their round ids."""
     if not round_archives:
         return []
-    found = []
-    for key in RoundKey.objects.filter(pk__in=[pk for pk in pks if pk is not None]).order_by("round_id"):
-        for archive in round_archives:
-            place = archive.place_of(key)
-            if place is not None:
-                found.append((key.round_id, place))
-                break
-    return found
+    keys = RoundKey.objects.filter(pk__in=[pk for pk in pks if pk is not None]).order_by("round_id")
+    return [(key.round_id, placed[1]) for key in keys if (placed := _placed(key)) is not None]
 
 
 def player_archive(player, first: date, last: date, *, limit: int) -> PlayerArchive | None:
