@@ -17,8 +17,8 @@ with hundreds of players a round, and the other seed_demo tables with a few seat
 A round's players are its template's (the same few thousand real accounts play every day), and so
 are its findings and configuration version (seed_demo's, in force from 2026-01-01): nothing is
 judged again, so the months before 2026 are not what ingest would have made of them. Day totals
-are worked out from the rows, as the migration that introduced them does for stored rounds
-(bench_reports does the same).
+are worked out from the rows, as the migration that introduced them does for stored rounds, but a
+month at a time (history_totals).
 
 Each table's columns and the SQL of their values are in COLUMNS, in one place: when spots, hands,
 bets and findings carry the gaming day (issue 21's partitioning), ROUND_ROWS_PARTITION_KEY gains
@@ -473,17 +473,17 @@ def _ids_taken(cursor, table: str, highest_sql: str) -> None:
 
 def totals_rebuild() -> None:
     """Every day total worked out again from the rounds stored (ingest's and the synthetic ones), as
-    the migration that introduced them does (bench_reports._write_totals); none is left pending."""
+    the migration that introduced them does, a month at a time (history_totals); none is left pending."""
     from django.db import connection
 
     from rounds.models import PlayerDayTotal, PlayerTotalsPending, TableDayPatternHits, TableDayTotal
 
-    from .bench_reports import _write_totals
+    from .history_totals import totals_write
 
     models = [TableDayTotal, TableDayPatternHits, PlayerDayTotal, PlayerTotalsPending]
     with connection.cursor() as cursor:
         cursor.execute(f"TRUNCATE {', '.join(model._meta.db_table for model in models)}")
-    _write_totals()
+    totals_write()
 
 
 def history_build(months: list[date], scale: float, report=None) -> dict[str, int]:

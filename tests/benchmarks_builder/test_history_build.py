@@ -27,6 +27,7 @@ from rounds.models import (
     PlayerTotalsPending,
     Round,
     Spot,
+    TableDayPatternHits,
     TableDayTotal,
 )
 from rounds.partitions import PARTITIONED
@@ -181,3 +182,27 @@ def test_ingest_goes_on_after_the_history(built):
     result = round_ingest(document=document)
     assert result.created
     assert result.round.bets.count() == len(document["bets"])
+
+
+def totals_rows() -> dict[str, list[tuple]]:
+    """Every day total's row but its id, in order."""
+    rows = {}
+    for model in (TableDayTotal, TableDayPatternHits, PlayerDayTotal):
+        fields = [field.attname for field in model._meta.concrete_fields if field.attname != "id"]
+        rows[model.__name__] = sorted(model.objects.values_list(*fields))
+    return rows
+
+
+def test_day_totals_are_the_migrations_row_by_row(built):
+    """The builder's month-at-a-time totals equal those of migration 0006's day-by-day rebuild."""
+    import importlib
+
+    from django.apps import apps
+
+    built_rows = totals_rows()
+    assert all(built_rows.values())
+    with connection.cursor() as cursor:
+        cursor.execute("TRUNCATE rounds_tabledaytotal, rounds_tabledaypatternhits, rounds_playerdaytotal")
+    migration = importlib.import_module("rounds.migrations.0006_day_totals_for_reports")
+    migration.totals_of_stored_rounds(apps, connection.schema_editor())
+    assert totals_rows() == built_rows
