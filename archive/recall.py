@@ -16,6 +16,8 @@ value), which the round page's templates and the API's serializers read as they 
 """
 
 import json
+import os
+import threading
 from datetime import date
 
 import duckdb
@@ -83,6 +85,20 @@ def model_rows(model: type[models.Model], rows: list[dict]) -> list[models.Model
     return instances
 
 
+_database: dict[int, duckdb.DuckDBPyConnection] = {}  # by process id: a forked child opens its own
+_database_lock = threading.Lock()
+
+
+def _process_database() -> duckdb.DuckDBPyConnection:
+    """This process's in-memory DuckDB database, opened on first use."""
+    with _database_lock:
+        process = os.getpid()
+        if process not in _database:
+            _database.clear()  # a parent process's, inherited by a fork: not to be used here
+            _database[process] = duckdb.connect()
+        return _database[process]
+
+
 class MonthFiles:
     """One archived month of one casino table: its files, queried through DuckDB. Close it."""
 
@@ -91,7 +107,9 @@ class MonthFiles:
         self.location = archive_location(record.archive_url)
         self.directory = self.location.month_dir(record.table.code, record.month)
         self.local = isinstance(self.location.filesystem, fs.LocalFileSystem)
-        self.database = duckdb.connect()
+        # A connection of its own (views and registered tables are the connection's) to the process's
+        # database: opening a database takes 10-11 ms, a connection to it none (measured 2026-12-03).
+        self.database = _process_database().cursor()
         self.database.execute("SET TimeZone = 'UTC'")  # timestamps come back in UTC, as Django keeps them
         self.views: set[str] = set()
         self.registered = 0
@@ -148,7 +166,9 @@ class MonthFiles:
         if self.local:
             view = f"file_{name}"
             if view not in self.views:
-                self.database.read_parquet(self.path(name)).create_view(view)
+                # A temporary view is this connection's alone (a view would be the whole database's).
+                path = self.path(name).replace("'", "''")
+                self.database.execute(f"CREATE TEMP VIEW {view} AS SELECT * FROM read_parquet('{path}')")
                 self.views.add(view)
             return view
         with self.location.filesystem.open_input_file(self.path(name)) as source:
