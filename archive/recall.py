@@ -85,18 +85,17 @@ def model_rows(model: type[models.Model], rows: list[dict]) -> list[models.Model
     return instances
 
 
-_database: dict[int, duckdb.DuckDBPyConnection] = {}  # by process id: a forked child opens its own
-_database_lock = threading.Lock()
+_opened: tuple[int, duckdb.DuckDBPyConnection] | None = None  # (process id, its database)
+_opened_lock = threading.Lock()
 
 
 def _process_database() -> duckdb.DuckDBPyConnection:
     """This process's in-memory DuckDB database, opened on first use."""
-    with _database_lock:
-        process = os.getpid()
-        if process not in _database:
-            _database.clear()  # a parent process's, inherited by a fork: not to be used here
-            _database[process] = duckdb.connect()
-        return _database[process]
+    global _opened
+    with _opened_lock:
+        if _opened is None or _opened[0] != os.getpid():  # none yet, or a parent's inherited by a fork
+            _opened = (os.getpid(), duckdb.connect())
+        return _opened[1]
 
 
 class MonthFiles:

@@ -8,7 +8,7 @@ opening time alone, which probes every month's bet partition for every day: 15 s
 row by row.
 """
 
-from datetime import date, timedelta
+from datetime import date
 
 MONTH = (
     "r.status = 'completed' AND b.gaming_day >= %s AND b.gaming_day < %s "
@@ -73,26 +73,23 @@ def months_stored() -> list[date]:
     from django.db.models import Max, Min
 
     from rounds.models import Round
+    from rounds.partitions import months_between
 
     bounds = Round.objects.aggregate(first=Min("gaming_day"), last=Max("gaming_day"))
-    if bounds["first"] is None:
-        return []
-    months, month = [], bounds["first"].replace(day=1)
-    while month <= bounds["last"]:
-        months.append(month)
-        month = (month + timedelta(days=32)).replace(day=1)
-    return months
+    return [] if bounds["first"] is None else months_between(bounds["first"], bounds["last"])
 
 
 def totals_write() -> None:
     """Every day total of the stored rounds, written month by month (the tables emptied before)."""
     from django.db import connection
 
+    from rounds.partitions import month_after
+
     odds_case, odds_params = top_odds_case()
     player_totals = PLAYER_TOTALS.format(top_odds=odds_case)
     with connection.cursor() as cursor:
         for first in months_stored():
-            after = (first + timedelta(days=32)).replace(day=1)
+            after = month_after(first)
             month = [first, after, first, after]
             cursor.execute(TABLE_DAY_TOTALS, month)
             cursor.execute(PATTERN_HITS, month)
