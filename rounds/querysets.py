@@ -7,12 +7,14 @@ from .registry import RoundKey
 
 class RoundQuerySet(models.QuerySet):
     def by_round_id(self, round_id: str) -> "RoundQuerySet":
-        """The round of a game server's round id, found through the registry: its id and gaming day,
-        so that PostgreSQL reads only that day's month (runtime partition pruning)."""
-        key = RoundKey.objects.filter(round_id=round_id)
-        return self.filter(
-            pk=models.Subquery(key.values("pk")[:1]), gaming_day=models.Subquery(key.values("gaming_day")[:1])
-        )
+        """The round of a game server's round id. Its id and gaming day are read from the registry
+        first (a query, now) and named as values, so that PostgreSQL plans only that day's month:
+        as subqueries it planned every month's partition (6 ms with 24 months kept)."""
+        key = RoundKey.objects.filter(round_id=round_id).values_list("pk", "gaming_day").first()
+        if key is None:
+            return self.none()
+        pk, gaming_day = key
+        return self.filter(pk=pk, gaming_day=gaming_day)
 
 
 class RoundRowQuerySet(models.QuerySet):

@@ -1,7 +1,7 @@
 """Reads of round history that pages reuse: keyset pages, a round laid out for recall, play records."""
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django.db import models
@@ -19,11 +19,13 @@ from .models import (
     Refund,
     Round,
     RoundCorrection,
+    RoundKey,
     Spot,
     VoidLine,
     money_total,
 )
 from .outcome import outcome_expression, outcome_of
+from .partitions import month_after, month_of
 from .templatetags.cards import CardFace, total_text
 
 PAGE_SIZE = 50
@@ -55,6 +57,11 @@ def _values_of(row, fields: tuple[str, ...]) -> tuple:
 def _key_of(row, fields: tuple[str, ...]) -> str:
     values = _values_of(row, fields)
     return "_".join(value.isoformat() if isinstance(value, datetime) else str(value) for value in values)
+
+
+def cursor_of(row, order: tuple[str, ...]) -> str:
+    """The keyset cursor of `row` in `order`: what ?before= or ?after= takes to page from it."""
+    return _key_of(row, tuple(key.removeprefix("-") for key in order))
 
 
 def next_in_order(queryset: QuerySet, row, order: tuple[str, ...]):
@@ -100,6 +107,8 @@ def _reader_of(model, path: str):
     field = model._meta.get_field(name)
     if isinstance(field, models.DateTimeField):
         return _read_moment
+    if isinstance(field, models.DateField):
+        return date.fromisoformat
     if isinstance(field, models.DecimalField):
         return _read_amount
     if isinstance(field, models.CharField):
@@ -135,21 +144,34 @@ def _reversed(order: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def keyset_page(
-    queryset: QuerySet, params, *, order: tuple[str, ...] = ("-id",), per_page: int = PAGE_SIZE
+    queryset: QuerySet,
+    params,
+    *,
+    order: tuple[str, ...] = ("-id",),
+    per_page: int = PAGE_SIZE,
+    month_field: str | None = None,
+    first_day: date | None = None,
 ) -> KeysetPage:
     """The page of `queryset` in `order` (Django's order_by fields, the last one unique), after
     ?before= or before ?after= in `params`.
 
     One query per page: it fetches `per_page + 1` rows to learn whether another page follows. A
     cursor that cannot be read is ignored (the first page is shown).
+
+    `month_field` names the gaming day a partitioned table is kept by month in. When the order
+    starts with it, a page is read from its cursor's month first (newest first without a cursor:
+    `first_day`'s), and from the months beyond, in a second query, only when that one runs out: so
+    PostgreSQL mostly plans one month's partitions rather than the whole history's.
     """
     fields = tuple(key.removeprefix("-") for key in order)
     readers = [_reader_of(queryset.model, field) for field in fields]
     before = _parse_key(params.get("before", ""), readers) if params.get("before") else None
     after = _parse_key(params.get("after", ""), readers) if params.get("after") else None
+    by_month = month_field if fields[0] == month_field else None
+    newest_first = order[0].startswith("-")
     if after is not None:
         backwards = queryset.filter(_beyond(order, after, backwards=True)).order_by(*_reversed(order))
-        rows = list(backwards[: per_page + 1])
+        rows = _read_by_month(backwards, per_page + 1, by_month, after[0], not newest_first)
         if len(rows) > per_page:
             rows = rows[:per_page][::-1]
             return KeysetPage(
@@ -159,7 +181,8 @@ def keyset_page(
         before = None
     in_order = queryset.order_by(*order)
     if before is not None:
-        rows = list(in_order.filter(_beyond(order, before, backwards=False))[: per_page + 1])
+        beyond = in_order.filter(_beyond(order, before, backwards=False))
+        rows = _read_by_month(beyond, per_page + 1, by_month, before[0], newest_first)
         more = len(rows) > per_page
         rows = rows[:per_page]
         return KeysetPage(
@@ -168,10 +191,27 @@ def keyset_page(
             older=_key_of(rows[-1], fields) if more else None,
             is_first=False,
         )
-    rows = list(in_order[: per_page + 1])
+    rows = _read_by_month(in_order, per_page + 1, by_month, first_day if newest_first else None, newest_first)
     more = len(rows) > per_page
     rows = rows[:per_page]
     return KeysetPage(rows, older=_key_of(rows[-1], fields) if more else None)
+
+
+def _read_by_month(
+    rows: QuerySet, limit: int, field: str | None, start: date | None, newest_first: bool
+) -> list:
+    """The first `limit` of `rows`, ordered by `field` first: from `start`'s month first, and from
+    the months beyond it (older or newer) only when that month runs out."""
+    if field is None or start is None:
+        return list(rows[:limit])
+    edge = month_of(start) if newest_first else month_after(month_of(start))
+    near, beyond = Q(**{f"{field}__gte": edge}), Q(**{f"{field}__lt": edge})
+    if not newest_first:
+        near, beyond = beyond, near
+    found = list(rows.filter(near)[:limit])
+    if len(found) < limit:
+        found += rows.filter(beyond)[: limit - len(found)]
+    return found
 
 
 # --- finding codes --------------------------------------------------------------------------------
@@ -189,12 +229,35 @@ def finding_codes_expression() -> Subquery:
     )
 
 
+def with_finding_codes(rounds: list[Round]) -> list[Round]:
+    """Each round's `finding_codes_text`, as `finding_codes_expression` gives it, in one query that
+    names the rounds' gaming days (so that PostgreSQL plans only their months' partitions, where the
+    correlated subquery plans every month's): a page's rounds."""
+    flagged = [r for r in rounds if r.finding_count]
+    codes = {}
+    if flagged:
+        found = Finding.objects.filter(
+            gaming_day__in={r.gaming_day for r in flagged}, round__in=[r.pk for r in flagged]
+        ).values_list("round", "code")
+        for round_pk, code in found:
+            codes.setdefault(round_pk, []).append(code)
+    for r in rounds:
+        r.finding_codes_text = " ".join(codes[r.pk]) if r.pk in codes else None
+    return rounds
+
+
 def finding_codes_of(text: str | None) -> list[str]:
     """ "b a b" -> ["a", "b"]: the distinct codes of `finding_codes_expression`, sorted."""
     return sorted(set(text.split())) if text else []
 
 
 # --- a round named in a form ------------------------------------------------------------------------
+
+
+def newest_gaming_day() -> date | None:
+    """The gaming day of the round stored last, read from the registry (not partitioned): where the
+    round list's newest page starts reading."""
+    return RoundKey.objects.order_by("-pk").values_list("gaming_day", flat=True).first()
 
 
 def round_named(round_id: str, rounds: QuerySet | None = None) -> Round | None:
@@ -373,10 +436,23 @@ def spots_with_findings(round_: Round, findings: list[Finding], bets: list[Bet] 
 
 
 def shoe_neighbours(round_: Round) -> tuple[Round | None, Round | None]:
-    """The rounds just before and after this one in its shoe (one query)."""
-    around = Round.objects.filter(shoe_id=round_.shoe_id, number__in=[round_.number - 1, round_.number + 1])
-    around = {r.number: r for r in around.only("round_id", "number").exclude(pk=round_.pk)}
-    return around.get(round_.number - 1), around.get(round_.number + 1)
+    """The rounds just before and after this one in its shoe (numbered from 1). Looked for in the
+    gaming days around the round's first, which PostgreSQL plans in its month (or two); one not
+    found there is looked for in the days before or after them, in a second query."""
+    before, after = round_.number - 1, round_.number + 1
+    near = (round_.gaming_day - timedelta(days=1), round_.gaming_day + timedelta(days=1))
+    found = _shoe_rounds(round_, Q(number__in={before, after} - {0}, gaming_day__range=near))
+    farther = Q(number=after, gaming_day__gt=near[1]) if after not in found else Q()
+    if before and before not in found:
+        farther |= Q(number=before, gaming_day__lt=near[0])
+    if farther:
+        found |= _shoe_rounds(round_, farther)
+    return found.get(before), found.get(after)
+
+
+def _shoe_rounds(round_: Round, numbered: Q) -> dict[int, Round]:
+    rounds = Round.objects.filter(numbered, shoe_id=round_.shoe_id).exclude(pk=round_.pk)
+    return {r.number: r for r in rounds.only("round_id", "number")}
 
 
 # --- a player's play record ------------------------------------------------------------------------

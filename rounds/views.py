@@ -33,6 +33,7 @@ from .selectors import (
     PAGE_SIZE,
     finding_codes_expression,
     keyset_page,
+    newest_gaming_day,
     next_in_order,
     play_record_bets,
     play_record_period_totals,
@@ -40,6 +41,7 @@ from .selectors import (
     round_spots,
     shoe_neighbours,
     spots_with_findings,
+    with_finding_codes,
 )
 from .tables import PlayRecordTable, RoundTable
 from .templatetags.cards import CardFace, total_text
@@ -89,9 +91,11 @@ def keyset_links(params, page) -> dict:
 
 # The round list's orders, by ?sort= (django-tables2's sort links), each ending with the id so that
 # its keyset pages hold. Newest played first unless asked otherwise; a table's rounds newest first.
+# By time played, the gaming day comes first: the same order, in which PostgreSQL reads a page from
+# its month's partition alone (rounds.selectors.keyset_page's month_field).
 ROUND_ORDERS = {
-    "-opened_at": ("-opened_at", "-id"),
-    "opened_at": ("opened_at", "id"),
+    "-opened_at": ("-gaming_day", "-opened_at", "-id"),
+    "opened_at": ("gaming_day", "opened_at", "id"),
     "table": ("table__code", "-opened_at", "-id"),
     "-table": ("-table__code", "-opened_at", "-id"),
     **{
@@ -117,7 +121,6 @@ class RoundListView(FilteredListView):
         Round.objects.select_related("reviewed_by")
         .annotate(
             outcome=outcome_expression(),
-            finding_codes_text=finding_codes_expression(),
             table_code=F("table__code"),
             currency=F("table__currency"),
             shoe_code=F("shoe__code"),
@@ -127,6 +130,7 @@ class RoundListView(FilteredListView):
             "table",
             "number",
             "opened_at",
+            "gaming_day",
             "status",
             "players",
             "wagered",
@@ -166,12 +170,21 @@ class RoundListView(FilteredListView):
                 for column in self.get_table_class()([]).columns.iterall()
                 if not column.column.exclude_from_export
             ]
-            return self.object_list.order_by(*self.order()).values(*exported)
+            rows = self.object_list.annotate(finding_codes_text=finding_codes_expression())
+            return rows.order_by(*self.order()).values(*exported)
         if not hasattr(self, "keyset"):
             rows = self.object_list
             if any(key.lstrip("-").startswith("table__") for key in self.order()):
                 rows = rows.select_related("table")  # the page's cursors hold its rows' table codes
-            self.keyset = keyset_page(rows, self.request.GET, order=self.order(), per_page=self.per_page)
+            self.keyset = keyset_page(
+                rows,
+                self.request.GET,
+                order=self.order(),
+                per_page=self.per_page,
+                month_field="gaming_day",
+                first_day=newest_gaming_day() if self.order()[0] == "-gaming_day" else None,
+            )
+            with_finding_codes(self.keyset.rows)
         return self.keyset.rows
 
     def get_table_kwargs(self):

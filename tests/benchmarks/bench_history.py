@@ -214,15 +214,13 @@ def _build_summary(timings: list[dict], full_rounds: int, full_bets: int) -> Non
 
 
 def _cursor_before(moment: datetime) -> str:
-    """The round list's keyset cursor (rounds.selectors: <played>_<id>) of the last round before `moment`."""
+    """The round list's keyset cursor (rounds.selectors.cursor_of) of the last round before `moment`."""
     from rounds.models import Round
+    from rounds.selectors import cursor_of
+    from rounds.views import NEWEST_PLAYED_FIRST, ROUND_ORDERS
 
-    opened_at, pk = (
-        Round.objects.filter(opened_at__lt=moment)
-        .order_by("-opened_at", "-id")
-        .values_list("opened_at", "id")[0]
-    )
-    return f"{opened_at.isoformat()}_{pk}"
+    newest_first = ROUND_ORDERS[NEWEST_PLAYED_FIRST]
+    return cursor_of(Round.objects.filter(opened_at__lt=moment).order_by(*newest_first)[0], newest_first)
 
 
 # --- measuring ---------------------------------------------------------------------------------------

@@ -69,6 +69,8 @@ def _prepare() -> tuple[str, str, str, dict]:
     from rounds.engine.simulate import simulate
     from rounds.ingest import round_ingest
     from rounds.models import Round
+    from rounds.selectors import cursor_of
+    from rounds.views import NEWEST_PLAYED_FIRST, ROUND_ORDERS
 
     call_command("seed_demo", stdout=io.StringIO())
     started = time.perf_counter()
@@ -128,8 +130,8 @@ def _prepare() -> tuple[str, str, str, dict]:
     client = Client()
     client.force_login(get_user_model().objects.get(username="compliance"))
     # The 20,000th round, newest played first: the cursor of a deep page (rounds.selectors).
-    deep = Round.objects.order_by("-opened_at", "-id").values_list("opened_at", "id")[20_000]
-    deep_cursor = f"{deep[0].isoformat()}_{deep[1]}"
+    newest_first = ROUND_ORDERS[NEWEST_PLAYED_FIRST]
+    deep_cursor = cursor_of(Round.objects.order_by(*newest_first)[20_000], newest_first)
     return round_id, client.cookies[settings.SESSION_COOKIE_NAME].value, deep_cursor, others
 
 

@@ -25,6 +25,7 @@ from tests.rounds.corrections_support import (  # noqa: F401
     second_supervisor,
     wrongly_paid,
 )
+from tests.rounds.test_pages import LIST_PAGE_QUERIES
 
 pytestmark = pytest.mark.usefixtures("demo")
 LABELS = {
@@ -139,7 +140,7 @@ def test_the_round_list_csv_gives_the_outcome_beside_the_status_sent(rounds):
 
 def test_the_round_list_takes_the_same_queries_with_corrected_rounds(rounds, django_assert_max_num_queries):
     client = browser()
-    with django_assert_max_num_queries(4):  # session, user, permissions and roles, the page
+    with django_assert_max_num_queries(LIST_PAGE_QUERIES):
         assert client.get("/rounds/").status_code == 200
 
 

@@ -28,9 +28,14 @@ from tests.fixtures import round_document
 
 pytestmark = pytest.mark.django_db
 
-# The round page's queries, whatever the round's size (pinned: an N+1 cannot creep in); one more on
-# a round of several pages of spots with findings: which page holds each finding's spot.
-ROUND_PAGE_QUERIES = 11
+# The round page's queries, whatever the round's size (pinned: an N+1 cannot creep in), with one
+# for its neighbours in the shoe farther than a day away (the last round of a shoe has none); one
+# more on a round of several pages of spots with findings: which page holds each finding's spot.
+ROUND_PAGE_QUERIES = 13
+# The round list's at most, whatever its rows: session, user, permissions and roles, the newest
+# round's gaming day, the page (that month's rounds, then older ones when they are too few to fill
+# it), the finding codes of its rounds that have some.
+LIST_PAGE_QUERIES = 7
 
 
 def finding_pages_query(round_, players: int) -> int:
@@ -211,7 +216,7 @@ def test_keyset_pages_link_older_and_newer_and_never_count(client, demo, monkeyp
 def test_the_list_page_takes_a_fixed_number_of_queries(client, demo, django_assert_max_num_queries):
     simulated_rounds()
     login(client, "compliance")
-    with django_assert_max_num_queries(4):  # session, user, permissions and roles, the page
+    with django_assert_max_num_queries(LIST_PAGE_QUERIES):
         response = client.get(reverse("rounds:round_list"), {"has_findings": "false", "game": "deluxe"})
     assert response.status_code == 200
 
@@ -343,8 +348,9 @@ def test_the_round_page_links_its_neighbours_in_the_shoe(client, demo):
 
 
 def test_the_round_page_takes_as_many_queries_for_200_players_as_for_3(client, demo):
-    """9 queries of its own (session, user, permissions with roles, round, spots and their count,
-    hands, bets, shoe neighbours) and one for the findings of a round that has some, plus what the
+    """11 queries of its own (session, user, permissions with roles, the round's key and the round,
+    spots and their count, hands, bets, shoe neighbours near and farther: neither round has both
+    near) and one for the findings of a round that has some, plus what the
     corrections partial reads (one query asking which corrections the round has, then each it has)."""
     small = ingest(round_document("boundless-shared-deal-split-double"))
     documents = simulate_shoe(

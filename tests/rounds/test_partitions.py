@@ -41,11 +41,16 @@ def demo(db):
     call_command("seed_demo", stdout=io.StringIO())
 
 
-def ingest_at(opened_at: datetime, suffix: str) -> Round:
-    """The split fixture round, opened at `opened_at`, under ids of its own."""
+def ingest_at(
+    opened_at: datetime, suffix: str, *, shoe: str | None = None, number: int | None = None
+) -> Round:
+    """The split fixture round, opened at `opened_at`, under ids of its own (its shoe's: `suffix`
+    unless `shoe` is given), as round `number` of its shoe when given."""
     document = round_document("deluxe-split-double-play-behind")
     document["round_id"] += suffix
-    document["shoe"] += suffix
+    document["shoe"] += suffix if shoe is None else shoe
+    if number is not None:
+        document["number"] = number
     for bet in document["bets"]:
         bet["bet_id"] += suffix
     document["opened_at"] = opened_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -123,6 +128,13 @@ def plan_of(sql: str, params, analyze: bool = False) -> str:
     with connection.cursor() as cursor:
         cursor.execute(f"EXPLAIN ({options}) {sql}", params)
         return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def planned_months(sql: str, params) -> set[date]:
+    """The months of the partitions PostgreSQL plans for a query, whatever the table (EXPLAIN
+    without ANALYZE lists those it would prune only while running, too)."""
+    partitions = re.findall(r"\brounds_\w+?_(\d{4})_(\d{2})\b", plan_of(sql, params))
+    return {date(int(year), int(month), 1) for year, month in partitions}
 
 
 def scanned_partitions(plan: str, table: str) -> set[str]:
