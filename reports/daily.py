@@ -155,15 +155,16 @@ per_bet AS (
             SELECT coalesce(sum(adjustment.amount), 0)
             FROM {adjustment} adjustment
             JOIN {resettlement} resettlement ON resettlement.id = adjustment.resettlement_id
-            WHERE adjustment.bet_id = b.id AND resettlement.status = %s
+            WHERE adjustment.bet_id = b.id AND adjustment.gaming_day = %s AND resettlement.status = %s
         ) AS adjustment,
         -- A count, not EXISTS: PostgreSQL would hash every such finding ever stored.
         CASE WHEN (
-            SELECT count(*) FROM {finding} late WHERE late.bet_id = b.id AND late.code = %s
+            SELECT count(*) FROM {finding} late
+            WHERE late.bet_id = b.id AND late.gaming_day = %s AND late.code = %s
         ) > 0 THEN 1 ELSE 0 END AS late
     FROM corrected
     JOIN {round} r ON r.id = corrected.id
-    JOIN {bet} b ON b.round_id = r.id
+    JOIN {bet} b ON b.round_id = r.id AND b.gaming_day = r.gaming_day
     WHERE {rounds}
 )
 SELECT round_id, configuration_pk, kind, max(refunded), count(*), sum(stake), sum(wagered), sum(returned),
@@ -291,7 +292,8 @@ def _corrected_rounds(rounds: DayRounds) -> list[tuple]:
     where += " AND r.status = %s"
     sql = CORRECTED_ROUNDS_SQL.format(rounds=where, not_played=NOT_PLAYED_IN, **TABLES)
     approved = ProposalStatus.APPROVED.value
-    return fetch(sql, [approved, AFTER_MAX_ROUND, *params, RoundStatus.COMPLETED.value])
+    day = params[0]  # the rounds' gaming day, named in the subqueries so that one month is planned
+    return fetch(sql, [day, approved, day, AFTER_MAX_ROUND, *params, RoundStatus.COMPLETED.value])
 
 
 # Per version and side option, the first round stored among those that staked the most on it.
@@ -303,7 +305,7 @@ FROM (
             PARTITION BY coalesce(r.configuration_id, 0), b.kind ORDER BY sum(b.stake) DESC, b.round_id
         ) AS place
     FROM {bet} b
-    JOIN {round} r ON r.id = b.round_id
+    JOIN {round} r ON r.id = b.round_id AND r.gaming_day = b.gaming_day
     WHERE {rounds} AND b.kind IN ({kinds})
     GROUP BY coalesce(r.configuration_id, 0), b.kind, b.round_id
 ) ranked

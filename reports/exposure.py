@@ -32,7 +32,7 @@ from django.db import connection
 from limits.models import Player
 from rounds.choices import RoundStatus
 from rounds.engine.rules import SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS
-from rounds.models import Bet, Round, TableDayPatternHits
+from rounds.models import Bet, Round, RoundKey, TableDayPatternHits
 
 from .models import DailyExposure
 from .played import NOT_PLAYED_ROUND_SQL
@@ -119,7 +119,7 @@ FROM (
     UNION ALL
     SELECT b.kind, b.computed_pattern, -count(*), -count(DISTINCT b.round_id)
     FROM {bet} b
-    JOIN {round} r ON r.id = b.round_id
+    JOIN {round} r ON r.id = b.round_id AND r.gaming_day = b.gaming_day
     WHERE {rounds} AND r.status = %s AND b.computed_pattern <> '' AND EXISTS ({not_played})
     GROUP BY b.kind, b.computed_pattern
 ) hits
@@ -158,8 +158,9 @@ def exposure_rows(
         return []
     hits = pattern_hits_counted(rounds)
     peaks = {kind: peak(kind, groups, known) for kind, groups in kinds.items()}
+    # From the registry, not partitioned: the ids alone, without planning every month of rounds.
     round_ids = dict(
-        Round.objects.filter(pk__in=[pk for pk, _ in peaks.values() if pk]).values_list("pk", "round_id")
+        RoundKey.objects.filter(pk__in=[pk for pk, _ in peaks.values() if pk]).values_list("pk", "round_id")
     )
     rows = []
     for kind, groups in kinds.items():

@@ -22,7 +22,7 @@ refunded_bets AS (
         sum(b.stake * {{top_odds}}) AS liability
     FROM {RoundCorrection._meta.db_table} correction
     JOIN {Round._meta.db_table} r ON r.id = correction.round_id
-    JOIN {Bet._meta.db_table} b ON b.round_id = r.id
+    JOIN {Bet._meta.db_table} b ON b.round_id = r.id AND b.gaming_day = r.gaming_day
     WHERE correction.kind IN ({NOT_PLAYED_IN}) AND r.status = %s AND {{rounds}}
     GROUP BY r.table_id, b.kind, b.player_id
 ),

@@ -54,9 +54,10 @@ def table_summary(
     )
     # Every re-settlement of the day's rounds, whatever its status: proposed, approved or rejected.
     resettlements = Resettlement.objects.filter(round__in=every_round).count()
-    refunds = Refund.objects.filter(bet__round__in=every_round).aggregate(
-        count=Count("id"), amount=Sum("amount")
-    )
+    # The bets' gaming day named too, so that PostgreSQL plans only the day's month of refunds and bets.
+    refunds = Refund.objects.filter(
+        gaming_day=the_day.day, bet__gaming_day=the_day.day, bet__round__in=every_round
+    ).aggregate(count=Count("id"), amount=Sum("amount"))
     voided = VoidLine.objects.filter(
         Q(void__status=ProposalStatus.APPROVED), void__round__in=every_round
     ).aggregate(reversed=Sum("reversed_returned"), stakes=Sum("returned_stake"))

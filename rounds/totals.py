@@ -133,9 +133,9 @@ PLAYER_TOTALS_FROM_BETS = """
 INSERT INTO {player_total} (day, table_id, kind, player_id, bets, stakes, liability)
 SELECT pending.day, pending.table_id, b.kind, b.player_id, count(*), sum(b.stake), sum(b.stake * {top_odds})
 FROM {pending} pending
-JOIN {round} r ON r.id = pending.round_id
-JOIN {bet} b ON b.round_id = pending.round_id
-WHERE {claimed}
+JOIN {round} r ON r.id = pending.round_id AND r.gaming_day = pending.day
+JOIN {bet} b ON b.round_id = pending.round_id AND b.gaming_day = pending.day
+WHERE {claimed} AND {round_days} AND {bet_days}
 GROUP BY pending.day, pending.table_id, b.kind, b.player_id
 ORDER BY pending.day, pending.table_id, b.kind, b.player_id
 ON CONFLICT (day, table_id, kind, player_id) DO UPDATE
@@ -158,27 +158,36 @@ def player_totals_catch_up() -> int:
             if not claimed:
                 return added
             _add_bets_of(claimed)
-            PlayerTotalsPending.objects.filter(round_id__in=claimed).delete()
+            PlayerTotalsPending.objects.filter(round_id__in=list(claimed)).delete()
         added += len(claimed)
 
 
-def _claim(limit: int) -> list[int]:
+def _claim(limit: int) -> dict[int, date]:
+    """Rounds awaiting the catch-up: {round's id: its gaming day}."""
     pending = PlayerTotalsPending.objects.order_by("round_id")
     if connection.vendor == "postgresql":
         pending = pending.select_for_update(skip_locked=True)
-    return list(pending.values_list("round_id", flat=True)[:limit])
+    return dict(pending.values_list("round_id", "day")[:limit])
 
 
-def _add_bets_of(claimed: list[int]) -> None:
+def _add_bets_of(claimed: dict[int, date]) -> None:
+    """Add the bets of the `claimed` rounds. Their gaming days are named, so that PostgreSQL plans
+    only those months of rounds and bets."""
+    days = [connection.ops.adapt_datefield_value(day) for day in sorted(set(claimed.values()))]
     cases, params = [], []
-    for configuration in TableConfiguration.objects.filter(rounds__in=claimed).distinct():
+    in_play = TableConfiguration.objects.filter(rounds__in=list(claimed), rounds__gaming_day__in=days)
+    for configuration in in_play.distinct():
         for kind, odds in top_odds(configuration.rule_set).items():
             cases.append("WHEN r.configuration_id = %s AND b.kind = %s THEN CAST(%s AS NUMERIC)")
             params += [configuration.pk, kind, odds]
     if connection.vendor == "postgresql":  # one array: a long IN list costs more to plan
-        claimed_sql, claimed_params = "pending.round_id = ANY(%s)", [claimed]
+        claimed_sql, claimed_params = "pending.round_id = ANY(%s)", [list(claimed)]
+        round_days, bet_days, days_params = "r.gaming_day = ANY(%s)", "b.gaming_day = ANY(%s)", [days, days]
     else:
-        claimed_sql, claimed_params = f"pending.round_id IN ({', '.join(['%s'] * len(claimed))})", claimed
+        some_rounds, some_days = ", ".join(["%s"] * len(claimed)), ", ".join(["%s"] * len(days))
+        claimed_sql, claimed_params = f"pending.round_id IN ({some_rounds})", list(claimed)
+        round_days, bet_days = f"r.gaming_day IN ({some_days})", f"b.gaming_day IN ({some_days})"
+        days_params = [*days, *days]
     sql = PLAYER_TOTALS_FROM_BETS.format(
         player_total=PlayerDayTotal._meta.db_table,
         pending=PlayerTotalsPending._meta.db_table,
@@ -186,6 +195,8 @@ def _add_bets_of(claimed: list[int]) -> None:
         bet=Bet._meta.db_table,
         top_odds=f"CASE {' '.join(cases)} ELSE 0 END" if cases else "0",
         claimed=claimed_sql,
+        round_days=round_days,
+        bet_days=bet_days,
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, *claimed_params])
+        cursor.execute(sql, [*params, *claimed_params, *days_params])
