@@ -29,7 +29,7 @@ def test_two_months_open_at_once_read_their_own_files(archived):
     with MonthFiles(dlx1) as first, MonthFiles(cls1) as second:
         assert round_ids(first) == expected[dlx1.pk]
         assert round_ids(second) == expected[cls1.pk]
-        assert round_ids(first) == expected[dlx1.pk]  # after the second made its view of the same file
+        assert round_ids(first) == expected[dlx1.pk]  # after the second read its own file
 
         # Both are connections to the process's one database.
         _process_database().execute("CREATE TABLE shared_marker AS SELECT 1 AS one")
