@@ -13,8 +13,6 @@ from django.db import models
 
 from tables.models import Table
 
-from .constraints import HashUniqueConstraint
-
 
 class RoundKey(models.Model):
     id = models.BigIntegerField(primary_key=True, help_text="The round's id (rounds_round.id).")
@@ -40,9 +38,9 @@ class BetKey(models.Model):
 
     class Meta:
         verbose_name = "bet key"
-        # A constraint, not unique=True: on PostgreSQL that would add a second index (for LIKE). And
-        # on a hash index, not a btree (rounds.constraints): at one row per bet, the largest index.
-        constraints = [HashUniqueConstraint(fields=["bet_id"], name="bet_key_bet_id_hash_unique")]
+        # A constraint, not unique=True: on PostgreSQL that would add a second index (for LIKE), the
+        # largest of a round's at one row per bet.
+        constraints = [models.UniqueConstraint(fields=["bet_id"], name="bet_key_bet_id_unique")]
 
     def __str__(self) -> str:
         return self.bet_id
