@@ -292,7 +292,8 @@ def _corrected_rounds(rounds: DayRounds) -> list[tuple]:
     where += " AND r.status = %s"
     sql = CORRECTED_ROUNDS_SQL.format(rounds=where, not_played=NOT_PLAYED_IN, **TABLES)
     approved = ProposalStatus.APPROVED.value
-    day = params[0]  # the rounds' gaming day, named in the subqueries so that one month is planned
+    # The rounds' gaming day is named in the subqueries too, so that one month of them is planned.
+    day = connection.ops.adapt_datefield_value(rounds.day.day)
     return fetch(sql, [day, approved, day, AFTER_MAX_ROUND, *params, RoundStatus.COMPLETED.value])
 
 
