@@ -72,7 +72,8 @@ class RoundTable(RoundLinks, tables.Table):
     finding_count = CellColumn(
         "Findings", template_name="cells/finding_count.html", by_value=True, attrs=NUMBER, orderable=True
     )
-    # The codes of its findings (rounds.selectors.finding_codes_expression, the list's annotation).
+    # The codes of its findings: rounds.selectors.with_finding_codes on a page, the
+    # finding_codes_expression annotation in the CSV export.
     finding_codes = CellColumn(
         "Finding codes",
         accessor="finding_codes_text",
