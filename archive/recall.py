@@ -27,7 +27,7 @@ from pyarrow import fs
 
 from limits.models import Player
 from rounds.choices import ProposalStatus
-from rounds.models import Adjustment, Bet, Finding, Hand, Refund, Round, RoundCorrection, Spot, VoidLine
+from rounds.models import Adjustment, Bet, Finding, Refund, Round, RoundCorrection, VoidLine
 from rounds.outcome import outcome_of
 from rounds.partitions import month_of
 from rounds.recall import ArchivePlace, PlayerArchive, RecalledRound
@@ -41,8 +41,6 @@ from .window import hot_window_start
 RESTORE_COMMAND = "python manage.py archive_restore {table} {month:%Y-%m}"
 # What the play record shows of a round: never its document (megabytes for a big round).
 ROUND_SHOWN = ["id", "round_id", "table_id", "opened_at", "gaming_day", "status", "shoe_id", "number"]
-# What the round page and the API show of a round: all but its document (its panel fetches it apart).
-ROUND_COLUMNS = [field.column for field in Round._meta.concrete_fields if field.name != "document"]
 
 
 def archive_place(record: ArchivedMonth) -> ArchivePlace:
@@ -243,18 +241,14 @@ def _bets(files: MonthFiles, round_: Round, where: str, params: list) -> list[Be
     return bets
 
 
-def _spot_rows(files: MonthFiles, round_: Round, spots: list[Spot]) -> tuple[list[Hand], list[Bet]]:
-    """The hands and bets of `spots` of the round, each spot and bet with its player."""
-    pk, bounds = round_.pk, ("round_id", round_.pk, round_.pk)
-    hands = model_rows(
-        Hand,
-        files.select(
-            "hands", "round_id = ? AND list_contains(?, spot_id)", [pk, [s.pk for s in spots]], bounds=bounds
-        ),
-    )
-    bets = _bets(files, round_, "list_contains(?, spot)", [[s.spot for s in spots]])
-    _players(spots, bets)
-    return hands, bets
+def _spot_bets(files: MonthFiles, round_: Round, spots: list[str] | None) -> list[Bet]:
+    """The bets of the round's spots named `spots` (None: every bet), each with its player."""
+    if spots is None:
+        bets = _bets(files, round_, "true", [])
+    else:
+        bets = _bets(files, round_, "list_contains(?, spot)", [spots])
+    _players(bets)
+    return bets
 
 
 class Archive:
@@ -278,8 +272,7 @@ class Archive:
         if record is None:
             raise ArchiveError(f"Round {key.round_id}: its month is no longer in the archive alone")
         with MonthFiles(record) as files:
-            columns = ROUND_COLUMNS if rows else None
-            found = files.select("rounds", "id = ?", [key.pk], columns=columns, bounds=("id", key.pk, key.pk))
+            found = files.select("rounds", "id = ?", [key.pk], bounds=("id", key.pk, key.pk))
             if not found:
                 raise ArchiveError(f"Round {key.round_id} is not in {files.path('rounds')}")
             round_ = model_rows(Round, found)[0]
@@ -290,10 +283,9 @@ class Archive:
             return self._rows(files, round_, place)
 
     def _rows(self, files: MonthFiles, round_: Round, place: ArchivePlace) -> RecalledRound:
-        """What the round page shows beside its spots' rows: every spot, the findings, the bets paid
-        other than computed, adjustments and refunds (each with its bet), the shoe's neighbours."""
+        """What the round page shows beside its spots (read from the document): the findings, the bets
+        paid other than computed, adjustments and refunds (each with its bet), the shoe's neighbours."""
         pk, bounds = round_.pk, ("round_id", round_.pk, round_.pk)
-        spots = model_rows(Spot, files.select("spots", "round_id = ?", [pk], bounds=bounds))
         findings = model_rows(Finding, files.select("findings", "round_id = ?", [pk], bounds=bounds))
         differing = _bets(files, round_, "computed_returned IS NULL OR computed_returned <> returned", [])
         low, high = files.aggregate(
@@ -322,21 +314,20 @@ class Archive:
         neighbours = {row.number: row for row in model_rows(Round, around)}
         record = files.record
 
-        def read_rows(shown: list[Spot]) -> tuple[list[Hand], list[Bet]]:
+        def read_bets(spots: list[str] | None) -> list[Bet]:
             with MonthFiles(record) as again:
-                return _spot_rows(again, round_, shown)
+                return _spot_bets(again, round_, spots)
 
         return RecalledRound(
             round=round_,
             place=place,
-            spots=spots,
             findings=findings,
             differing=differing,
             adjustments=adjustments,
             refunds=refunds,
             previous=neighbours.get(round_.number - 1),
             following=neighbours.get(round_.number + 1),
-            read_rows=read_rows,
+            read_bets=read_bets,
         )
 
     # --- a player's bets -------------------------------------------------------------------------

@@ -22,11 +22,9 @@ from rounds.models import (
     Adjustment,
     Bet,
     Finding,
-    Hand,
     PlayerDayTotal,
     Refund,
     Round,
-    Spot,
     TableDayPatternHits,
     TableDayTotal,
 )
@@ -51,8 +49,6 @@ class Part:
 PARTS = (
     # A round's document can be megabytes: few at a time, and row groups cut by size as well.
     Part("rounds", Round, ("id",), 16, 4_096, 16 * 2**20),
-    Part("spots", Spot, ("round_id", "id"), 5_000, 250_000),
-    Part("hands", Hand, ("round_id", "id"), 5_000, 250_000),
     Part("bets", Bet, ("round_id", "id"), 5_000, 250_000),
     Part("findings", Finding, ("round_id", "id"), 5_000, 250_000),
     Part("adjustments", Adjustment, ("bet_id", "id"), 5_000, 250_000),
@@ -78,7 +74,7 @@ def slice_rows(part: Part, table: Table, month: date) -> models.QuerySet:
     rounds = Round.objects.filter(table=table, **day)
     if part.model is Round:
         return rounds
-    if part.model in (Spot, Hand, Bet, Finding):
+    if part.model in (Bet, Finding):
         return part.model.objects.filter(round__in=rounds.values("pk"), **day)
     if part.model in (Adjustment, Refund):
         bets = Bet.objects.filter(round__in=rounds.values("pk"), **day)

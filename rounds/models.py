@@ -7,6 +7,7 @@ it corrects, with who approved it and why.
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import cached_property
 
 from config.money import AMOUNT_DIGITS, TOTAL_DIGITS, money_text
 from limits.models import Player
@@ -21,6 +22,7 @@ from .choices import (
     ProposalStatus,
     RoundStatus,
 )
+from .deal import DealtSpot, dealt_spots
 from .fields import JsonTextField
 from .querysets import CorrectionQuerySet, RoundQuerySet, RoundRowQuerySet
 from .registry import BetKey, RoundKey
@@ -75,8 +77,8 @@ class Round(models.Model):
     )
     document = JsonTextField(help_text="The round document as received.")
     document_sha256 = models.CharField(max_length=64)
-    # The deal the round page shows, kept apart from the document: a 5,000-player round's 2 MB
-    # would otherwise be read and parsed for a few cards.
+    # The deal, kept apart from the document since migration 0007 (a few cards a round). The round
+    # page now reads the document for its spots as well (rounds.deal).
     dealer_cards = models.TextField(
         blank=True, db_default="", help_text="The facilitator's cards in the order dealt, space-separated."
     )
@@ -130,8 +132,13 @@ class Round(models.Model):
 
         return reverse("rounds:round_detail", args=[self.round_id])
 
+    @cached_property
+    def dealt_spots(self) -> list[DealtSpot]:
+        """Its spots and their hands, as its document has them (read, and parsed, once)."""
+        return dealt_spots(self.document)
 
-# The rows of a round (spots, hands, bets, findings) are written by the thousand, only by
+
+# The rows of a round (bets, findings) are written by the thousand, only by
 # `ingest`, in the transaction that creates their round and reads their players; nothing deletes
 # a round or a player. Their links are therefore not foreign-key constraints in the database:
 # PostgreSQL checks a constraint row by row at commit, a third of a 5,000-player round's ingest
@@ -142,46 +149,6 @@ ROUND_ROW_LINK = {"db_constraint": False}
 # database to the registry (RoundKey, BetKey: same ids), not to the partitioned table, which cannot
 # be the target of one (migration rounds/0017). Django still follows and protects the link.
 THROUGH_REGISTRY = {"db_constraint": False}
-
-
-class Spot(models.Model):
-    # No index of its own: the unique (round, spot) serves a round's spots.
-    round = models.ForeignKey(
-        Round, on_delete=models.CASCADE, related_name="spots", db_index=False, **ROUND_ROW_LINK
-    )
-    spot = models.CharField(max_length=64)
-    seat = models.PositiveSmallIntegerField(null=True)
-    gaming_day = models.DateField(help_text="Its round's gaming day: the month it is kept in.")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="spots", **ROUND_ROW_LINK)
-
-    objects = RoundRowQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["round", "id"]
-        constraints = [models.UniqueConstraint(fields=["round", "spot"], name="spot_unique_in_round")]
-
-    def __str__(self) -> str:
-        return f"{self.round_id}/{self.spot}"
-
-
-class Hand(models.Model):
-    # No index on the round: a round's hands are read through its spots.
-    round = models.ForeignKey(
-        Round, on_delete=models.CASCADE, related_name="hands", db_index=False, **ROUND_ROW_LINK
-    )
-    spot = models.ForeignKey(Spot, on_delete=models.CASCADE, related_name="hands", **ROUND_ROW_LINK)
-    position = models.PositiveSmallIntegerField(help_text="1, or 2 for the second hand of a split.")
-    gaming_day = models.DateField(help_text="Its round's gaming day: the month it is kept in.")
-    cards = models.CharField(max_length=64, help_text="Card codes in the order received, space-separated.")
-    actions = models.JSONField(default=list)
-
-    objects = RoundRowQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["spot", "position"]
-
-    def __str__(self) -> str:
-        return f"hand {self.position}: {self.cards}"
 
 
 class Bet(models.Model):

@@ -22,8 +22,6 @@ from django.db import connection, transaction
 # Each partitioned table and its partition key, in the order they are converted.
 PARTITIONED = {
     "rounds_round": "gaming_day",
-    "rounds_spot": "gaming_day",
-    "rounds_hand": "gaming_day",
     "rounds_bet": "gaming_day",
     "rounds_finding": "gaming_day",
     "rounds_tabledaytotal": "day",

@@ -18,7 +18,8 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Protocol
 
-from .models import Adjustment, Bet, Finding, Hand, Refund, Round, Spot
+from .deal import DealtSpot
+from .models import Adjustment, Bet, Finding, Refund, Round
 from .registry import RoundKey
 
 
@@ -45,42 +46,36 @@ class ArchivePlace:
 class RecalledRound:
     """An archived round read back from the archive, as unsaved instances with their ids as stored.
 
-    `round` has its `outcome` and `table`; `spots` are every spot of the round (their players are
-    set by `rows_of`); `findings`, `adjustments` and `refunds` each have their bet when they name one,
-    and `differing` are the bets paid other than the engine computes (or that it cannot compute), each
-    bet with its player. The hands and bets of given spots (a page of them: a 5,000-player round is
-    not read whole for 25 players) come from `rows_of`; `rows_all()` reads every one (the API)."""
+    `round` has its `outcome`, `table` and document (its spots, `round.dealt_spots`); `findings`,
+    `adjustments` and `refunds` each have their bet when they name one, and `differing` are the bets
+    paid other than the engine computes (or that it cannot compute), each bet with its player. The
+    bets of given spots (a page of them: a 5,000-player round is not read whole for 25 players) come
+    from `bets_of`; `bets_all()` reads every one (the API)."""
 
     round: Round
     place: ArchivePlace
-    spots: list[Spot] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     differing: list[Bet] = field(default_factory=list)
     adjustments: list[Adjustment] = field(default_factory=list)
     refunds: list[Refund] = field(default_factory=list)
     previous: Round | None = None  # the rounds just before and after it in its shoe, in the archive
     following: Round | None = None
-    # (spots) -> (their hands, their bets), each spot and bet given its player: set by the archive.
-    read_rows: Callable[[list[Spot]], tuple[list[Hand], list[Bet]]] | None = None
-    bets: list[Bet] = field(default_factory=list)  # every bet, once rows_all() has read them
+    # (spot codes, or None for every spot) -> their bets, each with its player: set by the archive.
+    read_bets: Callable[[list[str] | None], list[Bet]] | None = None
+    bets: list[Bet] = field(default_factory=list)  # every bet, once bets_all() has read them
 
     def __post_init__(self):
         self.round.recalled = self  # what the API's serializer of an archived round reads
 
-    def rows_of(self, spots: list[Spot]) -> tuple[list[Hand], list[Bet]]:
-        """The hands and bets of `spots` (of this round), each spot and bet with its player."""
-        if not spots or self.read_rows is None:
-            return [], []
-        return self.read_rows(spots)
+    def bets_of(self, spots: list[DealtSpot]) -> list[Bet]:
+        """The bets of `spots` (of this round), each with its player."""
+        if not spots or self.read_bets is None:
+            return []
+        return self.read_bets([spot.spot for spot in spots])
 
-    def rows_all(self) -> "RecalledRound":
-        """Every spot's hands (`spot.recalled_hands`, in order) and every bet (`bets`)."""
-        hands, self.bets = self.rows_of(self.spots)
-        by_spot: dict[int, list[Hand]] = {}
-        for hand in sorted(hands, key=lambda hand: (hand.spot_id, hand.position)):
-            by_spot.setdefault(hand.spot_id, []).append(hand)
-        for spot in self.spots:
-            spot.recalled_hands = by_spot.get(spot.pk, [])
+    def bets_all(self) -> "RecalledRound":
+        """Every bet of the round (`bets`)."""
+        self.bets = [] if self.read_bets is None else self.read_bets(None)
         return self
 
 
@@ -108,9 +103,9 @@ class RoundArchive(Protocol):
         """Where the round of `key` is archived; None when its month is not in the archive alone."""
 
     def recall(self, key: RoundKey, place: ArchivePlace, *, rows: bool = True) -> RecalledRound:
-        """With `rows`: the round as stored but its document, with what its page shows (the hands and
-        bets of its spots through `RecalledRound.rows_of`). Without: the round alone, its document
-        included (the page's document panel)."""
+        """The round as stored, its document included. With `rows`, what its page shows besides (the
+        bets of its spots through `RecalledRound.bets_of`); without, the round alone (the page's
+        document panel, a correction's refusal)."""
 
     def player_archive(self, player, first: date, last: date, *, limit: int) -> PlayerArchive | None:
         """The player's bets of gaming days `first` to `last` in archived months; None when the

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_safe
 from limits.models import Player
 from tables.models import Table
 
-from .models import Bet, BetKey, Incident, RoundKey, Shoe, Spot
+from .models import Bet, BetKey, Incident, RoundKey, Shoe
 from .views import SHARED_SPOTS_PER_PAGE, SPOTS_PER_PAGE
 
 MAX_QUERY = 128
@@ -33,8 +33,8 @@ def bet_url(bet: Bet) -> str:
     """The round page of a bet, at the page of spots that holds it, scrolled to its row."""
     round_ = bet.round
     per_page = SHARED_SPOTS_PER_PAGE if round_.shared else SPOTS_PER_PAGE
-    spots = Spot.objects.of_round(round_)
-    before = spots.filter(id__lt=spots.filter(spot=bet.spot).values("id")[:1]).count()
+    codes = [spot.spot for spot in round_.dealt_spots]
+    before = codes.index(bet.spot) if bet.spot in codes else 0
     page = before // per_page + 1
     query = f"?spots={page}" if page > 1 else ""
     return f"{round_.get_absolute_url()}{query}#bet-{bet.pk}"
@@ -59,7 +59,7 @@ def matches_of(query: str, user) -> list[Match]:
         bets = Bet.objects.filter(
             pk=Subquery(key.values("pk")[:1]), gaming_day=Subquery(key.values("round__gaming_day")[:1])
         )
-        for bet in bets.select_related("round").defer("round__document"):
+        for bet in bets.select_related("round"):  # its round's document: the order of its spots
             found.append(Match("Bet", f"{bet.bet_id} of round {bet.round.round_id}", bet_url(bet)))
         if not bets:
             for bet_pk, bet_id, round_id in key.values_list("pk", "bet_id", "round__round_id"):

@@ -11,16 +11,15 @@ from django.db.models.functions import Coalesce
 from config.filters import in_utc
 
 from .choices import ProposalStatus
+from .deal import DealtSpot
 from .models import (
     Adjustment,
     Bet,
     Finding,
-    Hand,
     Refund,
     Round,
     RoundCorrection,
     RoundKey,
-    Spot,
     VoidLine,
     money_total,
 )
@@ -306,7 +305,7 @@ class HandView:
 
 @dataclass
 class SpotView:
-    spot: Spot
+    spot: DealtSpot
     hands: list[HandView]
     bets: list = field(default_factory=list)
     findings: list = field(default_factory=list)  # on the spot, its hands or its bets
@@ -349,25 +348,11 @@ def _hand_faces(codes: list[str], *, shared: bool, split: bool, counter: list[in
 
 
 def round_spots(
-    round_: Round,
-    spots: list[Spot],
-    findings: list[Finding],
-    *,
-    hands: list[Hand] | None = None,
-    bets: list[Bet] | None = None,
+    round_: Round, spots: list[DealtSpot], findings: list[Finding], *, bets: list[Bet] | None = None
 ) -> list[SpotView]:
-    """The given spots of the round with their hands, bets and findings (three queries at most; none
-    for the `hands` and `bets` given, those of a round read back from the archive)."""
+    """The given spots of the round with their hands, bets and findings (one query at most; none for
+    the `bets` given, those of a round read back from the archive)."""
     shared = bool(round_.shared)
-    by_spot: dict[int, list[Hand]] = {}
-    if hands is None:
-        hands = Hand.objects.filter(spot__in=[spot.pk for spot in spots], gaming_day=round_.gaming_day)
-        hands = hands.order_by("spot_id", "position")
-    else:
-        shown_spots = {spot.pk for spot in spots}
-        hands = sorted((h for h in hands if h.spot_id in shown_spots), key=lambda h: (h.spot_id, h.position))
-    for hand in hands:
-        by_spot.setdefault(hand.spot_id, []).append(hand)
     codes = [spot.spot for spot in spots]
     by_code: dict[str, list[Bet]] = {}
     if bets is None:
@@ -399,17 +384,15 @@ def round_spots(
         by_code.setdefault(bet.spot, []).append(bet)
     views = []
     for spot in spots:
-        spot_hands = by_spot.get(spot.pk, [])
         counter = [0]
         hand_views = []
-        for hand in spot_hands:
-            hand_codes = hand.cards.split()
-            cards, draws = _hand_faces(hand_codes, shared=shared, split=len(spot_hands) > 1, counter=counter)
+        for hand in spot.hands:
+            cards, draws = _hand_faces(hand.cards, shared=shared, split=len(spot.hands) > 1, counter=counter)
             hand_views.append(
                 HandView(
                     position=hand.position,
                     cards=cards,
-                    total=total_text(hand_codes),
+                    total=total_text(hand.cards),
                     decisions=decisions(hand.actions),
                     findings=[f for f in findings if f.spot == spot.spot and f.hand == hand.position],
                     draws=draws,

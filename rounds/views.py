@@ -25,7 +25,7 @@ from tables.templatetags.pitboss import zoned_label
 
 from .filtersets import BetFilterSet, RoundFilterSet
 from .forms import PlayRecordPeriodForm, RoundReviewForm
-from .models import Finding, Round, Spot
+from .models import Finding, Round
 from .outcome import outcome_expression
 from .recall import archived_round, player_archive, totals_merged
 from .review import round_review
@@ -235,15 +235,15 @@ class RoundDetailView(RoundMixin, TemplateView):
     recall_rows = True
 
     def round_queryset(self):
-        # The page shows the deal's own columns, not the document; and the round's outcome.
-        return super().round_queryset().defer("document").annotate(outcome=outcome_expression())
+        # The page shows the round's outcome, and its spots from its document.
+        return super().round_queryset().annotate(outcome=outcome_expression())
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         round_ = self.get_round()
         recalled = self.recalled  # an archived round: its rows as read back from the archive
         if recalled is not None:
-            findings, spots = recalled.findings, recalled.spots
+            findings = recalled.findings
         else:
             # Findings are written with their round, and counted on it: most rounds have none.
             findings = (
@@ -251,20 +251,19 @@ class RoundDetailView(RoundMixin, TemplateView):
                 if round_.finding_count
                 else []
             )
-            spots = Spot.objects.of_round(round_).select_related("player").order_by("id")
+        spots = round_.dealt_spots
         only_findings = self.request.GET.get("findings") == "1"
         if only_findings:
             named = [f.bet for f in findings if f.bet_id] if recalled else None
             wanted = spots_with_findings(round_, findings, named)
-            spots = [s for s in spots if s.spot in wanted] if recalled else spots.filter(spot__in=wanted)
+            spots = [spot for spot in spots if spot.spot in wanted]
         shared = round_.shared or None
         paginator = Paginator(spots, SHARED_SPOTS_PER_PAGE if shared else SPOTS_PER_PAGE)
         spot_page = paginator.get_page(self.request.GET.get("spots"))
         shown = list(spot_page.object_list)
-        rows = {}
-        if recalled is not None:  # the page's hands and bets alone, as the database's are read
-            rows["hands"], rows["bets"] = recalled.rows_of(shown)
-        spot_views = round_spots(round_, shown, findings, **rows)
+        # An archived round's bets: the page's alone, read back as the database's are read.
+        bets = recalled.bets_of(shown) if recalled is not None else None
+        spot_views = round_spots(round_, shown, findings, bets=bets)
         if findings and paginator.num_pages > 1:
             _link_findings_to_their_pages(findings, spots, spot_page, self.request.GET)
         previous, following = shoe_neighbours(round_)
@@ -302,8 +301,8 @@ class RoundDetailView(RoundMixin, TemplateView):
 def _link_findings_to_their_pages(findings, spots, spot_page, params) -> None:
     """Give each finding the query of the page of spots that holds its spot or bet (`page_query`,
     empty on this page): on a round of many pages a finding's bet is rarely on the page shown."""
-    codes = [spot.spot for spot in spots] if isinstance(spots, list) else spots.values_list("spot", flat=True)
-    page_of_spot = {spot: index // spot_page.paginator.per_page + 1 for index, spot in enumerate(codes)}
+    per_page = spot_page.paginator.per_page
+    page_of_spot = {spot.spot: index // per_page + 1 for index, spot in enumerate(spots)}
     for finding in findings:
         page = page_of_spot.get(finding.spot or (finding.bet.spot if finding.bet else None))
         finding.page_query = (

@@ -13,7 +13,8 @@ from django.utils.timezone import override
 
 from config.money import money
 from limits.models import Player
-from rounds.models import Bet, Finding, Spot
+from rounds.deal import DealtSpot
+from rounds.models import Bet, Finding
 from rounds.selectors import Decision, HandView, SpotView
 from rounds.templatetags.cards import CardFace
 
@@ -145,7 +146,7 @@ def a_bet(**fields) -> Bet:
 
 
 def bet_rows(*bets: Bet) -> str:
-    spot = SpotView(spot=Spot(spot="2"), hands=[], bets=list(bets))
+    spot = SpotView(spot=DealtSpot(spot="2", seat=2, player="P1", hands=[]), hands=[], bets=list(bets))
     return between_tags(
         render_to_string("rounds/includes/bet_rows.html", {"spots": [spot], "currency": "EUR"})
     )
@@ -194,7 +195,7 @@ def spot_rows(views: list[SpotView], *, shared: bool) -> str:
 
 @pytest.mark.django_db
 def test_a_split_spot_spans_its_hands_and_shows_decisions_and_findings():
-    spot = Spot(spot="2", seat=2, player=Player(external_id="P7"))
+    spot = DealtSpot(spot="2", seat=2, player="P7", hands=[])
     finding = Finding(code="wrong_total", message=HOSTILE)
     hands = [
         HandView(1, [CardFace("8H")], "8", [Decision("hit", auto=True, requested="double")], [finding]),
@@ -221,7 +222,7 @@ def test_a_split_spot_spans_its_hands_and_shows_decisions_and_findings():
 
 @pytest.mark.django_db
 def test_a_shared_deal_shows_the_player_and_a_spot_without_hands_says_so():
-    spot = Spot(spot="p/1", player=Player(external_id="P9"))
+    spot = DealtSpot(spot="p/1", seat=None, player="P9", hands=[])
     html = spot_rows([SpotView(spot=spot, hands=[])], shared=True)
     assert html == (
         '<tbody id="spot-p1" class="spot"><tr><td class="spot-cell">'

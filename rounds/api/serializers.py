@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from config.api import MoneyField
 from rounds.choices import CancelReason
-from rounds.models import Bet, Finding, Hand, Round, Spot
+from rounds.models import Bet, Finding, Round
 from rounds.outcome import RoundOutcome
 from rounds.selectors import with_outcomes
 
@@ -84,26 +84,21 @@ class RoundSummarySerializer(serializers.ModelSerializer):
         return request.build_absolute_uri(url) if request else url
 
 
-class HandSerializer(serializers.ModelSerializer):
-    cards = serializers.SerializerMethodField()
+class HandSerializer(serializers.Serializer):
+    """A hand of a spot, as the round's document has it (rounds.deal.DealtHand)."""
 
-    class Meta:
-        model = Hand
-        fields = ["position", "cards", "actions"]
-        read_only_fields = fields
-
-    def get_cards(self, hand: Hand) -> list[str]:
-        return hand.cards.split()
+    position = serializers.IntegerField(read_only=True, help_text="1, or 2 for the second hand of a split.")
+    cards = serializers.ListField(child=serializers.CharField(), read_only=True)
+    actions = serializers.JSONField(read_only=True, help_text="The decisions, in order, as received.")
 
 
-class SpotSerializer(serializers.ModelSerializer):
-    player = serializers.CharField(source="player.external_id", read_only=True)
+class SpotSerializer(serializers.Serializer):
+    """A spot of the round, as its document has it (rounds.deal.DealtSpot)."""
+
+    spot = serializers.CharField(read_only=True)
+    seat = serializers.IntegerField(read_only=True, allow_null=True)
+    player = serializers.CharField(read_only=True, help_text="The player's id.")
     hands = HandSerializer(many=True, read_only=True)
-
-    class Meta:
-        model = Spot
-        fields = ["spot", "seat", "player", "hands"]
-        read_only_fields = fields
 
 
 class AmountsSerializer(serializers.Serializer):
@@ -180,7 +175,7 @@ class RoundDetailSerializer(RoundSummarySerializer):
     reviewed_by = serializers.CharField(
         source="reviewed_by.username", read_only=True, allow_null=True, default=None
     )
-    spots = SpotSerializer(many=True, read_only=True)
+    spots = SpotSerializer(many=True, read_only=True, source="dealt_spots")
     bets = BetSerializer(many=True, read_only=True)
     findings = FindingSerializer(many=True, read_only=True)
 
@@ -208,14 +203,9 @@ class RoundDetailSerializer(RoundSummarySerializer):
         return None if recalled is None else RoundArchiveSerializer(recalled.place).data
 
 
-class RecalledSpotSerializer(SpotSerializer):
-    hands = HandSerializer(many=True, read_only=True, source="recalled_hands")
-
-
 class RecalledRoundSerializer(RoundDetailSerializer):
     """An archived round (rounds.recall.RecalledRound) in the same shape as a stored one: its rows are
     the ones read back from the archive, not the (empty) database's."""
 
-    spots = RecalledSpotSerializer(many=True, read_only=True, source="recalled.spots")
     bets = BetSerializer(many=True, read_only=True, source="recalled.bets")
     findings = FindingSerializer(many=True, read_only=True, source="recalled.findings")

@@ -38,7 +38,7 @@ from rest_framework.response import Response
 from config.parsers import JSONParser, strict_constant
 from rounds.filtersets import RoundFilterSet
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
-from rounds.models import Bet, Hand, Round, Spot
+from rounds.models import Bet, Round
 from rounds.outcome import outcome_expression
 from rounds.recall import archived_round
 from rounds.selectors import with_outcomes
@@ -108,9 +108,9 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def get_queryset(self):
         queryset = super().get_queryset()
         if self.action == "retrieve":
-            hands = Prefetch("hands", queryset=Hand.objects.order_by("position"))
-            queryset = queryset.select_related("configuration", "reviewed_by").prefetch_related(
-                Prefetch("spots", queryset=Spot.objects.select_related("player").prefetch_related(hands)),
+            # Its spots are read from its document.
+            queryset = queryset.select_related("configuration", "reviewed_by").defer(None)
+            queryset = queryset.prefetch_related(
                 Prefetch("bets", queryset=Bet.objects.select_related("player")),
                 "findings__bet",
             )
@@ -128,7 +128,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             recalled = archived_round(kwargs[self.lookup_field])
             if recalled is None:
                 raise
-        recalled.rows_all()  # every spot's hands and every bet, as the API shows a round whole
+        recalled.bets_all()  # every bet, as the API shows a round whole
         return Response(RecalledRoundSerializer(recalled.round, context=self.get_serializer_context()).data)
 
     @extend_schema(

@@ -14,7 +14,7 @@ from rounds.engine.document import RoundFormatError, RoundRecord
 from rounds.engine.rules import BET_KINDS
 
 from ..bulk import JsonText
-from ..models import Bet, BetKey, Finding, Hand, Round, RoundKey, Shoe, Spot
+from ..models import Bet, BetKey, Finding, Round, RoundKey, Shoe
 from ..recall import ArchivePlace, archived_month
 from ..totals import round_totals_add
 from .findings import AFTER_MAX_ROUND, limit_findings, replay_findings, shoe_findings
@@ -195,8 +195,6 @@ def _store(item: Prepared, shoe: Shoe, day: date) -> Round:
     writer = RoundWriter(
         {
             Round: 1,
-            Spot: len(record.spots),
-            Hand: sum(len(spot.hands) for spot in record.spots),
             Bet: len(record.bets),
             Finding: len(findings),
         }
@@ -205,20 +203,6 @@ def _store(item: Prepared, shoe: Shoe, day: date) -> Round:
     # A round id (or below, a bet id) another round holds is refused by the registry.
     writer.write(
         RoundKey, ["round_id", "gaming_day", "table_id"], [(record.round_id, day, table.pk)], ids=[round_pk]
-    )
-    spot_ids = writer.write(
-        Spot,
-        ["round_id", "gaming_day", "spot", "seat", "player_id"],
-        [(round_pk, day, s.spot, s.seat, players[s.player].pk) for s in record.spots],
-    )
-    writer.write(
-        Hand,
-        ["round_id", "gaming_day", "spot_id", "position", "cards", "actions"],
-        [
-            (round_pk, day, spot_id, position, " ".join(hand.cards), _actions_json(tuple(hand.actions)))
-            for spot_id, spot in zip(spot_ids, record.spots, strict=True)
-            for position, hand in enumerate(spot.hands, start=1)
-        ],
     )
     player_pk = {external_id: player.pk for external_id, player in players.items()}
     # On PostgreSQL the amounts go to the COPY as their text, each distinct one made once
@@ -276,7 +260,7 @@ def _store(item: Prepared, shoe: Shoe, day: date) -> Round:
     return round_
 
 
-# A bet's options, a hand's decisions and the amounts repeat across a round's rows: each distinct
+# A bet's options and the amounts repeat across a round's rows: each distinct
 # value is encoded once, and a JSON value carried with its text (bulk.JsonText) to the COPY.
 _NO_OPTIONS = JsonText({}, "{}")
 _BEHIND_INSURANCE = JsonText({"behind": True})
@@ -311,12 +295,3 @@ def _behind_options(follow_double, follow_split, followed_double, followed_split
     if followed_split is not None:
         value["followed_split"] = followed_split
     return JsonText(value)
-
-
-@lru_cache(maxsize=_KEPT)
-def _actions_json(actions: tuple) -> JsonText:
-    """A hand's decisions as stored: each a label, or {"action", "requested"} where the system
-    decided otherwise than the player asked."""
-    return JsonText(
-        [a.label if a.requested is None else {"action": a.label, "requested": a.requested} for a in actions]
-    )

@@ -23,7 +23,10 @@ WHERE = [
 def ids_outside_the_alphabet(apps) -> list[str]:
     lines = []
     for app, model_name, field in WHERE:
-        model = apps.get_model(app, model_name)
+        try:
+            model = apps.get_model(app, model_name)
+        except LookupError:  # a model since removed (Spot, rounds 0019), in a registry of today's models
+            continue
         outside = model.objects.exclude(**{f"{field}__regex": ID}) | model.objects.filter(
             **{f"{field}__regex": ONLY_DOTS}
         )

@@ -9,7 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from archive.models import ArchivedMonth, ArchiveStatus
-from archive.slices import slice_facts
+from archive.slices import PARTS, slice_facts
+from rounds.partitions import PARTITIONED
 from tests.archive.support import APRIL, MARCH, ingest_document_at, partitions_there, rounds_of
 from tests.fixtures import round_document
 from tests.rounds.corrections_support import renamed
@@ -50,14 +51,14 @@ def test_the_command_exports_verifies_and_drops_every_month_past_the_hot_window(
     out = archive_months()
 
     assert (
-        "DLX1 2026-03: exported 10 files, " in out
+        f"DLX1 2026-03: exported {len(PARTS)} files, " in out
         and f"rounds 2, bets {facts['bets']}, wagered {facts['wagered']}, returned {facts['returned']}, "
         f"adjustments 5.00, refunds 0.00"
         in out
     ), out
     assert "CLS1 2026-03: verified: read back, equal to the database" in out
-    assert "2026-03: 10 partition(s) detached and dropped" in out
-    assert "2026-04: 10 partition(s) detached and dropped" in out
+    assert f"2026-03: {len(PARTITIONED)} partition(s) detached and dropped" in out
+    assert f"2026-04: {len(PARTITIONED)} partition(s) detached and dropped" in out
     assert "Done: 3 exported, 3 verified, 2 months dropped; 0 failed." in out
     assert rounds_of(MARCH) == rounds_of(APRIL) == 0
     assert set(ArchivedMonth.objects.values_list("status", flat=True)) == {ArchiveStatus.DROPPED}
@@ -77,7 +78,7 @@ def test_a_verified_month_is_not_exported_again(history, tmp_path, settings):
 
     assert "DLX1 2026-03: verified earlier, not exported again" in out
     assert "CLS1 2026-03: exported" in out
-    assert "2026-03: 10 partition(s) detached and dropped" in out
+    assert f"2026-03: {len(PARTITIONED)} partition(s) detached and dropped" in out
     assert manifest.stat().st_mtime_ns == written
 
 
@@ -97,4 +98,4 @@ def test_a_failed_export_is_reported_and_keeps_the_month(history, tmp_path, sett
     assert set(ArchivedMonth.objects.values_list("status", flat=True)) == {ArchiveStatus.FAILED}
 
     settings.PITBOSS_ARCHIVE_URL = str(tmp_path / "archive")  # the store is fixed: the next run goes on
-    assert "2026-03: 10 partition(s) detached and dropped" in archive_months()
+    assert f"2026-03: {len(PARTITIONED)} partition(s) detached and dropped" in archive_months()

@@ -25,7 +25,7 @@ from archive.drop import month_drop
 from archive.models import ArchivedMonth, ArchiveStatus
 from archive.services import month_export, month_verify
 from archive.storage import ArchiveLocation
-from rounds.models import Bet, BetKey, Round, RoundKey, Shoe, Spot
+from rounds.models import Bet, BetKey, Round, RoundKey, Shoe
 from tests.api_support import client_as
 from tests.archive.support import APRIL, MARCH, FailingHandler, rounds_of
 from tests.archive.test_retention import OLD, archive_months_of, old_rounds
@@ -49,7 +49,7 @@ def document_at(suffix: str, day: date, hours: int, name: str = "deluxe-split-do
 
 def stored_counts() -> dict[str, int]:
     """The rows of every kind a round writes, and the default partition's rounds."""
-    counts = {model.__name__: model.objects.count() for model in (Round, RoundKey, BetKey, Shoe, Spot, Bet)}
+    counts = {model.__name__: model.objects.count() for model in (Round, RoundKey, BetKey, Shoe, Bet)}
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM rounds_round_default")
         counts["default partition"] = cursor.fetchone()[0]

@@ -1,7 +1,7 @@
-"""An archived round of several pages of players: each page reads only its players' hands and bets from
-the archive (rounds.recall.RecalledRound.rows_of), and shows what the page showed before the drop,
-the players with findings only, and the findings linked to the page that holds their bet. The API
-answers the whole round as before.
+"""An archived round of several pages of players: each page reads only its players' bets from the
+archive (rounds.recall.RecalledRound.bets_of; their hands are in the round's document), and shows
+what the page showed before the drop, the players with findings only, and the findings linked to the
+page that holds their bet. The API answers the whole round as before.
 
 Three rounds of a simulated Boundless shoe with 120 players (25 a page: five pages) at BND1 in March
 2026; one bet of the last player of the second round is reported paid 1.00 more than the engine

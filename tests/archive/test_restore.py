@@ -97,7 +97,7 @@ def test_export_verify_drop_restore_gives_the_database_back_as_it_was(dropped, s
     out = io.StringIO()
     call_command("archive_months", stdout=out)
     assert "DLX1 2026-03: exported" in out.getvalue() and "CLS1 2026-03: exported" in out.getvalue()
-    assert "2026-03: 10 partition(s) detached and dropped" in out.getvalue()
+    assert f"2026-03: {len(PARTITIONED)} partition(s) detached and dropped" in out.getvalue()
     assert set(ArchivedMonth.objects.filter(month=MARCH).values_list("status", flat=True)) == {
         ArchiveStatus.DROPPED
     }

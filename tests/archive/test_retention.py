@@ -29,7 +29,7 @@ from archive.drop import month_drop
 from archive.models import ArchiveDeletion, ArchivedMonth, ArchiveStatus
 from archive.retention import retention_start
 from archive.services import month_export, month_verify
-from archive.slices import slice_facts
+from archive.slices import PARTS, slice_facts
 from rounds.models import Round, RoundKey
 from rounds.partitions import partitions_ensure
 from rounds.recall import archived_round
@@ -110,7 +110,7 @@ def test_retention_starts_the_months_kept_the_retention_years_before_todays_mont
 
 def test_yes_deletes_only_the_months_past_retention_and_records_who_and_what(archived, caplog):
     dlx1_old = archived.root / "DLX1" / "2015-03"
-    assert len(files_in(dlx1_old)) == 11  # ten Parquet files and the manifest
+    assert len(files_in(dlx1_old)) == len(PARTS) + 1  # a Parquet file per table and the manifest
     manifests = {
         (record.table.code, record.month): record.manifest
         for record in ArchivedMonth.objects.select_related("table")
@@ -124,7 +124,7 @@ def test_yes_deletes_only_the_months_past_retention_and_records_who_and_what(arc
         totals = archived.facts[code, OLD]
         size = sum(entry["bytes"] for entry in manifests[code, OLD]["files"].values())
         assert (
-            f"{code} 2015-03: 10 files, {size:,} bytes; rounds 1, bets {totals['bets']}, "
+            f"{code} 2015-03: {len(PARTS)} files, {size:,} bytes; rounds 1, bets {totals['bets']}, "
             f"wagered {totals['wagered']}, returned {totals['returned']}; "
             f"{archived.root}/{code}/2015-03" in out
         ), out
@@ -135,7 +135,7 @@ def test_yes_deletes_only_the_months_past_retention_and_records_who_and_what(arc
     # The files are gone; March 2026, within retention, is untouched.
     assert not dlx1_old.exists() and not (archived.root / "CLS1" / "2015-03").exists()
     for code in ("DLX1", "CLS1"):
-        assert len(files_in(archived.root / code / "2026-03")) == 11
+        assert len(files_in(archived.root / code / "2026-03")) == len(PARTS) + 1
         assert status_of(code, OLD) == ArchiveStatus.DELETED
         assert status_of(code, MARCH) == ArchiveStatus.DROPPED
 
@@ -151,7 +151,7 @@ def test_yes_deletes_only_the_months_past_retention_and_records_who_and_what(arc
         assert (deletion.rounds, deletion.bets) == (totals["rounds"], totals["bets"]) == (1, totals["bets"])
         assert deletion.wagered == Decimal(totals["wagered"]) > 0
         assert deletion.returned == Decimal(totals["returned"])
-        assert deletion.files == 10
+        assert deletion.files == len(PARTS)
         assert deletion.bytes == sum(entry["bytes"] for entry in manifest["files"].values())
     logged = [r.getMessage() for r in caplog.records if r.name == "pitboss.archive"]
     assert any(
@@ -182,10 +182,10 @@ def test_without_yes_it_asks_and_anything_but_yes_deletes_nothing(archived):
     for answer in ("no\n", "", "y\n", "YES please\n"):
         out = archive_retention(answer=answer)
 
-        assert "DLX1 2015-03: 10 files" in out and "CLS1 2015-03: 10 files" in out
+        assert f"DLX1 2015-03: {len(PARTS)} files" in out and f"CLS1 2015-03: {len(PARTS)} files" in out
         assert "Type yes to delete them" in out
         assert out.rstrip().endswith("Nothing deleted.")
-        assert len(files_in(archived.root / "DLX1" / "2015-03")) == 11
+        assert len(files_in(archived.root / "DLX1" / "2015-03")) == len(PARTS) + 1
         assert status_of("DLX1", OLD) == ArchiveStatus.DROPPED
         assert not ArchiveDeletion.objects.exists()
 
@@ -199,10 +199,10 @@ def test_without_yes_it_asks_and_anything_but_yes_deletes_nothing(archived):
 def test_dry_run_lists_and_deletes_nothing(archived):
     out = archive_retention("--dry-run", "--yes")
 
-    assert "DLX1 2015-03: 10 files" in out and "CLS1 2015-03: 10 files" in out
+    assert f"DLX1 2015-03: {len(PARTS)} files" in out and f"CLS1 2015-03: {len(PARTS)} files" in out
     assert "2 archived month(s) past retention" in out and "Dry run: nothing deleted." in out
     assert "Type yes" not in out
-    assert len(files_in(archived.root / "DLX1" / "2015-03")) == 11
+    assert len(files_in(archived.root / "DLX1" / "2015-03")) == len(PARTS) + 1
     assert status_of("CLS1", OLD) == ArchiveStatus.DROPPED and not ArchiveDeletion.objects.exists()
 
 
@@ -256,7 +256,7 @@ def test_a_month_whose_files_are_not_where_it_was_archived_is_not_recorded(archi
     assert "DLX1 2015-03: FAILED" in out.getvalue() and "nothing is there" in out.getvalue()
     assert status_of("DLX1", OLD) == ArchiveStatus.DROPPED
     assert not ArchiveDeletion.objects.filter(table__code="DLX1").exists()
-    assert len(files_in(archived.root / "DLX1" / "moved")) == 11
+    assert len(files_in(archived.root / "DLX1" / "moved")) == len(PARTS) + 1
     assert status_of("CLS1", OLD) == ArchiveStatus.DELETED
 
 

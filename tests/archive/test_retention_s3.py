@@ -11,6 +11,7 @@ from pyarrow import fs
 from archive.drop import month_drop
 from archive.models import ArchiveDeletion, ArchivedMonth, ArchiveStatus
 from archive.services import month_export, month_verify
+from archive.slices import PARTS
 from archive.storage import archive_location
 from tables.models import Table
 from tests.archive.test_retention import OLD, old_rounds
@@ -36,12 +37,12 @@ def test_retention_deletes_a_months_objects_from_the_bucket(db, s3_endpoint, set
     month_drop(OLD)
     # Something else in the bucket, beside the month: another month's file, left alone.
     archive_location().write_bytes(f"{BUCKET}/history/DLX1/2015-04/manifest.json", b"{}")
-    assert len(objects_under(f"{BUCKET}/history/DLX1/2015-03")) == 11
+    assert len(objects_under(f"{BUCKET}/history/DLX1/2015-03")) == len(PARTS) + 1
     out = io.StringIO()
 
     call_command("archive_retention", "--yes", stdout=out)
 
-    assert "DLX1 2015-03: 10 files, " in out.getvalue()
+    assert f"DLX1 2015-03: {len(PARTS)} files, " in out.getvalue()
     assert f"s3://{BUCKET}/history/DLX1/2015-03" in out.getvalue()
     assert "Done: 2 month(s) deleted; 0 failed." in out.getvalue()
     assert objects_under(f"{BUCKET}/history/DLX1/2015-03") == []
@@ -49,4 +50,8 @@ def test_retention_deletes_a_months_objects_from_the_bucket(db, s3_endpoint, set
     assert objects_under(f"{BUCKET}/history/DLX1/2015-04") == [f"{BUCKET}/history/DLX1/2015-04/manifest.json"]
     assert set(ArchivedMonth.objects.values_list("status", flat=True)) == {ArchiveStatus.DELETED}
     deletion = ArchiveDeletion.objects.get(table__code="DLX1")
-    assert deletion.archive_url == f"s3://{BUCKET}/history" and deletion.files == 10 and deletion.rounds == 1
+    assert (
+        deletion.archive_url == f"s3://{BUCKET}/history"
+        and deletion.files == len(PARTS)
+        and deletion.rounds == 1
+    )

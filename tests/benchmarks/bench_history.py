@@ -354,9 +354,9 @@ def _compare(one: dict, whole: dict) -> None:
 
 def _round_models() -> list:
     """The tables ingest writes for each round (the shoe: once a shoe)."""
-    from rounds.models import Bet, BetKey, Finding, Hand, Round, RoundKey, Shoe, Spot
+    from rounds.models import Bet, BetKey, Finding, Round, RoundKey, Shoe
 
-    return [Round, Spot, Hand, Bet, Finding, RoundKey, BetKey, Shoe]
+    return [Round, Bet, Finding, RoundKey, BetKey, Shoe]
 
 
 def _day_models() -> list:
@@ -452,11 +452,9 @@ def real_rounds_bytes(prefixes: list[str], history: dict) -> None:
         Bet,
         BetKey,
         Finding,
-        Hand,
         PlayerDayTotal,
         Round,
         RoundKey,
-        Spot,
         TableDayPatternHits,
         TableDayTotal,
     )
@@ -465,7 +463,7 @@ def real_rounds_bytes(prefixes: list[str], history: dict) -> None:
     patterns = [prefix + "%" for prefix in prefixes]
     clones = {}
     with connection.cursor() as cursor:
-        for model in (Round, Spot, Hand, Bet, Finding, RoundKey, BetKey):
+        for model in (Round, Bet, Finding, RoundKey, BetKey):
             table, clone = model._meta.db_table, f"bench_history_real_{model._meta.model_name}"
             clones[table] = clone
             cursor.execute(f"DROP TABLE IF EXISTS {clone}")

@@ -2,11 +2,12 @@
 
 Every synthetic round is a copy of a real one: a few template rounds are simulated
 (rounds.engine.simulate) and ingested for real at the hot month's end, and each synthetic round
-takes one template's spots, hands, bets and findings as ingest stored them (kinds, stakes, wagered
-and returned, computed amounts and patterns, options, cards and decisions), with its own ids, shoe,
-number and time, and the template's document as received with the ids and times substituted by
-SQL `replace()`, so that the bytes stored are those of real rounds. Every bet id is the round's id
-and the template bet's suffix, as the simulator names them, so bet ids are unique.
+takes one template's bets and findings as ingest stored them (kinds, stakes, wagered and returned,
+computed amounts and patterns, options), with its own ids, shoe, number and time, and the template's
+document as received with the ids and times substituted by SQL `replace()`, so that the bytes stored
+are those of real rounds (a round's spots and hands are read from its document: rounds.deal).
+Every bet id is the round's id and the template bet's suffix, as the simulator names them, so bet
+ids are unique.
 
 The history runs over MONTHS months of gaming days, FIRST_MONTH to the hot month (the last). Per
 table and gaming day, SHAPES gives the rounds at scale 1.0 (PITBOSS_BENCH_HISTORY_SCALE multiplies
@@ -20,8 +21,8 @@ judged again, so the months before 2026 are not what ingest would have made of t
 are worked out from the rows, as the migration that introduced them does for stored rounds, but a
 month at a time (history_totals).
 
-Each table's columns and the SQL of their values are in COLUMNS, in one place: when spots, hands,
-bets and findings carry the gaming day (issue 21's partitioning), ROUND_ROWS_PARTITION_KEY gains
+Each table's columns and the SQL of their values are in COLUMNS, in one place: when bets and
+findings carry the gaming day (issue 21's partitioning), ROUND_ROWS_PARTITION_KEY gains
 `"gaming_day": "p.gaming_day"`, and every INSERT writes it.
 """
 
@@ -61,10 +62,10 @@ SHAPES = {
 # --- the columns written, in one place -------------------------------------------------------------
 #
 # Aliases: p, the plan's round (bench_history_plan); t, its template (bench_history_template); tr,
-# the template's stored round; ts, th, tb, tf, the template's spot, hand, bet and finding; shoe, the
-# round's shoe; d, the round's document.
+# the template's stored round; tb, tf, the template's bet and finding; shoe, the round's shoe; d,
+# the round's document.
 
-# Spots, hands, bets and findings carry their round's gaming day: the month they are kept in.
+# Bets and findings carry their round's gaming day: the month they are kept in.
 ROUND_ROWS_PARTITION_KEY: dict[str, str] = {"gaming_day": "p.gaming_day"}
 
 COLUMNS: dict[str, dict[str, str]] = {
@@ -100,23 +101,6 @@ COLUMNS: dict[str, dict[str, str]] = {
         "finding_count": "tr.finding_count",
         "review_comment": "''",
         "ingested_at": "p.opened_at + t.duration + interval '2 seconds'",
-    },
-    "rounds_spot": {
-        "id": "p.spot_base + ts.n",
-        "round_id": "p.id",
-        "spot": "ts.spot",
-        "seat": "ts.seat",
-        "player_id": "ts.player_id",
-        **ROUND_ROWS_PARTITION_KEY,
-    },
-    "rounds_hand": {
-        "id": "p.hand_base + th.n",
-        "round_id": "p.id",
-        "spot_id": "p.spot_base + th.spot_n",
-        "position": "th.position",
-        "cards": "th.cards",
-        "actions": "th.actions",
-        **ROUND_ROWS_PARTITION_KEY,
     },
     "rounds_bet": {
         "id": "p.bet_base + tb.n",
@@ -179,8 +163,6 @@ SOURCES = {
                 AS document
         ) d
     """,
-    "rounds_spot": "bench_history_plan p JOIN bench_history_spot ts ON ts.template_id = p.template_id",
-    "rounds_hand": "bench_history_plan p JOIN bench_history_hand th ON th.template_id = p.template_id",
     "rounds_bet": "bench_history_plan p JOIN bench_history_bet tb ON tb.template_id = p.template_id",
     "rounds_roundkey": "bench_history_plan p",
     "rounds_betkey": "bench_history_plan p JOIN bench_history_bet tb ON tb.template_id = p.template_id",
@@ -192,12 +174,10 @@ SOURCES = {
 }
 # The plan's id bases, per table, for the rows each round adds (its ids are base + n, n from 1).
 ID_BASES = {
-    "rounds_spot": "spots",
-    "rounds_hand": "hands",
     "rounds_bet": "bets",
     "rounds_finding": "findings",
 }
-HELPER_TABLES = ["plan", "finding", "bet", "hand", "spot", "template", "day"]
+HELPER_TABLES = ["plan", "finding", "bet", "template", "day"]
 
 
 def insert_sql(table: str) -> str:
@@ -309,27 +289,18 @@ TEMPLATE_TABLES_SQL = """
 CREATE TABLE bench_history_template (
     id serial PRIMARY KEY, table_id bigint, idx int, round_pk bigint, round_code text, shoe_code text,
     opened_text text, closed_text text, number_text text, duration interval,
-    spots int, hands int, bets int, findings int
+    bets int, findings int
 );
 CREATE TABLE bench_history_day (day date PRIMARY KEY, starts_at timestamptz, ends_at timestamptz);
 CREATE TABLE bench_history_plan (
     id bigint PRIMARY KEY, table_id bigint, code text, shoe_code text, number int, cut_card boolean,
     opened_at timestamptz, gaming_day date, template_id int,
-    spot_base bigint, hand_base bigint, bet_base bigint, finding_base bigint
+    bet_base bigint, finding_base bigint
 );
 """
-# Each template's rows numbered from 1 in the order ingest wrote them; a hand names its spot, a
-# finding its bet, by that number.
+# Each template's rows numbered from 1 in the order ingest wrote them; a finding names its bet by
+# that number.
 TEMPLATE_ROWS_SQL = """
-CREATE TABLE bench_history_spot AS
-SELECT t.id AS template_id, row_number() OVER (PARTITION BY t.id ORDER BY s.id) AS n, s.id AS source_id,
-    s.spot, s.seat, s.player_id
-FROM bench_history_template t JOIN rounds_spot s ON s.round_id = t.round_pk;
-CREATE TABLE bench_history_hand AS
-SELECT t.id AS template_id, row_number() OVER (PARTITION BY t.id ORDER BY h.id) AS n, ts.n AS spot_n,
-    h.position, h.cards, h.actions
-FROM bench_history_template t JOIN rounds_hand h ON h.round_id = t.round_pk
-JOIN bench_history_spot ts ON ts.source_id = h.spot_id;
 CREATE TABLE bench_history_bet AS
 SELECT t.id AS template_id, row_number() OVER (PARTITION BY t.id ORDER BY b.id) AS n, b.id AS source_id,
     substr(b.bet_id, length(t.round_code) + 1) AS suffix, b.player_id, b.spot, b.kind, b.stake, b.wagered,
@@ -341,16 +312,11 @@ SELECT t.id AS template_id, row_number() OVER (PARTITION BY t.id ORDER BY f.id) 
 FROM bench_history_template t JOIN rounds_finding f ON f.round_id = t.round_pk
 LEFT JOIN bench_history_bet tb ON tb.source_id = f.bet_id;
 UPDATE bench_history_template t SET
-    spots = (SELECT count(*) FROM bench_history_spot x WHERE x.template_id = t.id),
-    hands = (SELECT count(*) FROM bench_history_hand x WHERE x.template_id = t.id),
     bets = (SELECT count(*) FROM bench_history_bet x WHERE x.template_id = t.id),
     findings = (SELECT count(*) FROM bench_history_finding x WHERE x.template_id = t.id);
-CREATE INDEX ON bench_history_spot (template_id);
-CREATE INDEX ON bench_history_hand (template_id);
 CREATE INDEX ON bench_history_bet (template_id);
 CREATE INDEX ON bench_history_finding (template_id);
-ANALYZE bench_history_template, bench_history_spot, bench_history_hand, bench_history_bet,
-    bench_history_finding;
+ANALYZE bench_history_template, bench_history_bet, bench_history_finding;
 """
 
 
@@ -394,7 +360,7 @@ timed AS (
     FROM placed pl JOIN bench_history_day d ON d.day = pl.first_day + floor(pl.at)::int
 ),
 numbered AS (
-    SELECT tm.*, t.id AS template_id, t.spots, t.hands, t.bets, t.findings,
+    SELECT tm.*, t.id AS template_id, t.bets, t.findings,
         row_number() OVER (ORDER BY tm.opened_at, tm.table_id) AS n,
         tm.code || '-H' || lpad((tm.ordinal / tm.per_shoe + 1)::text, 5, '0') AS shoe_code
     FROM timed tm
@@ -403,7 +369,6 @@ numbered AS (
 INSERT INTO bench_history_plan
 SELECT %(round)s + n, table_id, shoe_code || '-' || lpad((mod(ordinal, per_shoe) + 1)::text, 3, '0'),
     shoe_code, mod(ordinal, per_shoe) + 1, mod(ordinal, per_shoe) = per_shoe - 1, opened_at, day, template_id,
-    %(spots)s + sum(spots) OVER w - spots, %(hands)s + sum(hands) OVER w - hands,
     %(bets)s + sum(bets) OVER w - bets, %(findings)s + sum(findings) OVER w - findings
 FROM numbered
 WINDOW w AS (ORDER BY n)
@@ -447,7 +412,7 @@ def month_build(slices: list[Slice]) -> dict[str, int]:
             written[table] = cursor.rowcount
         _ids_taken(cursor, "rounds_round", "SELECT max(id) FROM bench_history_plan")
         for table, alias in ID_BASES.items():
-            count = alias.rstrip("s")  # spots -> the template's spot count, as summed into the base
+            count = alias.rstrip("s")  # bets -> the template's bet count, as summed into the base
             _ids_taken(
                 cursor,
                 table,

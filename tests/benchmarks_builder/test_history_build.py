@@ -1,9 +1,9 @@
 """bench_history's synthetic history (tests/benchmarks/history_build.py), built at a tiny scale, holds
-together as ingest's rows do: every bet, spot, hand and finding in an existing round (and a hand at
-a spot, a finding at a bet, of the same round), each round's bet count and amounts those of its
-bets, bet ids unique, documents naming the round's own ids, times and bets, rounds in every month of
-the history on their gaming days, and day totals equal to the bets. PostgreSQL only: the builder
-writes by PostgreSQL's SQL (explicit ids and sequences, sha256, pg-only functions)."""
+together as ingest's rows do: every bet and finding in an existing round (and a finding at a bet of
+the same round), each round's bet count and amounts those of its bets, bet ids unique, documents
+naming the round's own ids, times and bets, rounds in every month of the history on their gaming
+days, and day totals equal to the bets. PostgreSQL only: the builder writes by PostgreSQL's SQL
+(explicit ids and sequences, sha256, pg-only functions)."""
 
 import hashlib
 import json
@@ -22,11 +22,9 @@ from rounds.ingest import round_ingest
 from rounds.models import (
     Bet,
     Finding,
-    Hand,
     PlayerDayTotal,
     PlayerTotalsPending,
     Round,
-    Spot,
     TableDayPatternHits,
     TableDayTotal,
 )
@@ -72,8 +70,8 @@ def test_a_tiny_history_holds_together(built):
     for table in PARTITIONED:
         assert scalar(f"SELECT count(*) FROM {table}_default") == 0, table
 
-    # Every row in an existing round; a hand at a spot of its round, a finding at a bet of its round.
-    for model in (Spot, Hand, Bet, Finding):
+    # Every row in an existing round; a finding at a bet of its round.
+    for model in (Bet, Finding):
         assert (
             scalar(
                 f"SELECT count(*) FROM {model._meta.db_table} x "
@@ -81,17 +79,6 @@ def test_a_tiny_history_holds_together(built):
             )
             == 0
         ), model
-    assert (
-        scalar("SELECT count(*) FROM rounds_hand h JOIN rounds_spot s ON s.id = h.spot_id")
-        == Hand.objects.count()
-    )
-    assert (
-        scalar(
-            "SELECT count(*) FROM rounds_hand h JOIN rounds_spot s ON s.id = h.spot_id "
-            "WHERE s.round_id <> h.round_id"
-        )
-        == 0
-    )
     assert (
         scalar(
             "SELECT count(*) FROM rounds_finding f LEFT JOIN rounds_bet b ON b.id = f.bet_id "

@@ -8,11 +8,11 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from rounds.models import Bet, Finding, Hand, Incident, Round, Shoe, Spot
+from rounds.models import Bet, Finding, Incident, Round, Shoe
 from tests.api_support import assert_denied, client_as
 from tests.fixtures import ROUND_NAMES, round_document
 
-ROUND_MODELS = (Round, Shoe, Spot, Hand, Bet, Finding, Incident)
+ROUND_MODELS = (Round, Shoe, Bet, Finding, Incident)
 URL = "/api/rounds/"
 
 pytestmark = pytest.mark.django_db

@@ -8,12 +8,12 @@ import pytest
 from django.core.management import call_command
 
 from limits.models import Player
-from rounds.models import Bet, Finding, Hand, Round, Shoe, Spot, TableDayTotal
+from rounds.models import Bet, Finding, Round, Shoe, TableDayTotal
 from tests.api_support import client_as
 from tests.fixtures import round_document
 from tests.rounds.bad_documents import SEATED, corpus
 
-STORED = (Round, Shoe, Spot, Hand, Bet, Finding, Player, TableDayTotal)
+STORED = (Round, Shoe, Bet, Finding, Player, TableDayTotal)
 CASES = corpus()
 
 

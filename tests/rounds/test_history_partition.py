@@ -47,13 +47,14 @@ def test_it_partitions_in_batches_goes_on_after_a_stop_and_keeps_every_row_once(
     call_command("history_partition", batch=3, batches=4, stdout=out)
     assert "run again to go on" in out.getvalue()
     assert is_partitioned("rounds_round")  # 4 rounds: two batches, then the swap
-    assert not is_partitioned("rounds_spot") and is_prepared("rounds_spot")
+    assert not is_partitioned("rounds_bet") and is_prepared("rounds_bet")
 
-    # Pitboss keeps running: a round arrives (its spots into the old table, its day's totals change).
+    # Pitboss keeps running: a round arrives (its bets into the old table, its day's totals change).
     late = ingest_at(cutoff(date(2026, 6, 2)) + timedelta(hours=2), "-LATE")
     with connection.cursor() as cursor:  # and a row already copied changes
         cursor.execute(
-            "UPDATE rounds_spot SET seat = coalesce(seat, 0) + 1 WHERE id = (SELECT min(id) FROM rounds_spot)"
+            "UPDATE rounds_bet SET computed_pattern = computed_pattern || 'x' "
+            "WHERE id = (SELECT min(id) FROM rounds_bet)"
         )
     during = contents()
     assert during["rounds_round"][0] == before["rounds_round"][0] + 1

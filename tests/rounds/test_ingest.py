@@ -17,12 +17,12 @@ from limits.models import Player
 from limits.services import personal_limit_set
 from rounds.engine.rules import SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
-from rounds.models import Bet, Finding, Hand, Incident, Round, Shoe, Spot
+from rounds.models import Bet, Finding, Incident, Round, Shoe
 from tables.models import Table
 from tests.factories import configuration_approved, user
 from tests.fixtures import ROUND_NAMES, round_document, round_path, round_paths
 
-ROUND_MODELS = (Round, Shoe, Spot, Hand, Bet, Finding, Incident)
+ROUND_MODELS = (Round, Shoe, Bet, Finding, Incident)
 
 pytestmark = pytest.mark.django_db
 
@@ -70,8 +70,10 @@ def test_each_fixture_round_stores_with_no_finding_and_the_reported_amounts(demo
     assert stored.document == document
     assert (stored.computed_wagered, stored.computed_returned) == (stored.wagered, stored.returned)
     assert stored.bet_count == len(document["bets"]) == stored.bets.count()
-    assert stored.spots.count() == len(document["spots"])
-    assert stored.hands.count() == sum(len(spot["hands"]) for spot in document["spots"])
+    assert len(stored.dealt_spots) == len(document["spots"])
+    assert sum(len(spot.hands) for spot in stored.dealt_spots) == sum(
+        len(s["hands"]) for s in document["spots"]
+    )
     for bet in document["bets"]:
         row = stored.bets.get(bet_id=bet["bet_id"])
         assert row.computed_wagered == row.wagered == Decimal(bet["wagered"])

@@ -29,17 +29,13 @@ from tests.fixtures import round_document
 pytestmark = pytest.mark.django_db
 
 # The round page's queries, whatever the round's size (pinned: an N+1 cannot creep in), with one
-# for its neighbours in the shoe farther than a day away (the last round of a shoe has none); one
-# more on a round of several pages of spots with findings: which page holds each finding's spot.
-ROUND_PAGE_QUERIES = 13
+# for its neighbours in the shoe farther than a day away (the last round of a shoe has none). Its
+# spots and hands come with the round, in its document.
+ROUND_PAGE_QUERIES = 10
 # The round list's at most, whatever its rows: session, user, permissions and roles, the newest
 # round's gaming day, the page (that month's rounds, then older ones when they are too few to fill
 # it), the finding codes of its rounds that have some.
 LIST_PAGE_QUERIES = 7
-
-
-def finding_pages_query(round_, players: int) -> int:
-    return int(bool(round_.finding_count) and players > SHARED_SPOTS_PER_PAGE)
 
 
 USERS = {
@@ -323,13 +319,13 @@ def test_a_big_shared_round_pages_its_players(client, demo):
         start=datetime.now(UTC) - timedelta(hours=2),
     )
     round_ = ingest(documents[0])
-    assert round_.spots.count() > 50
+    assert len(round_.dealt_spots) > 50
     login(client, "compliance")
     first = client.get(round_.get_absolute_url())
     assert len(first.context["spots"]) == 25
     assert first.context["spot_page"].paginator.num_pages == 3
     last = client.get(round_.get_absolute_url(), {"spots": 3})
-    assert len(last.context["spots"]) == round_.spots.count() - 50
+    assert len(last.context["spots"]) == len(round_.dealt_spots) - 50
 
 
 def test_a_cancelled_round_says_why(client, demo):
@@ -348,9 +344,9 @@ def test_the_round_page_links_its_neighbours_in_the_shoe(client, demo):
 
 
 def test_the_round_page_takes_as_many_queries_for_200_players_as_for_3(client, demo):
-    """11 queries of its own (session, user, permissions with roles, the round's key and the round,
-    spots and their count, hands, bets, shoe neighbours near and farther: neither round has both
-    near) and one for the findings of a round that has some, plus what the
+    """8 queries of its own (session, user, permissions with roles, the round's key and the round with
+    its document, bets, shoe neighbours near and farther: neither round has both near) and one for
+    the findings of a round that has some, plus what the
     corrections partial reads (one query asking which corrections the round has, then each it has)."""
     small = ingest(round_document("boundless-shared-deal-split-double"))
     documents = simulate_shoe(
@@ -362,14 +358,13 @@ def test_the_round_page_takes_as_many_queries_for_200_players_as_for_3(client, d
         start=datetime.now(UTC) - timedelta(hours=2),
     )
     big = ingest(documents[0])
-    assert big.spots.count() > 150
+    assert len(big.dealt_spots) > 150
     login(client, "compliance")
     counts = []
     for round_ in (small, big):
         with CaptureQueriesContext(connection) as queries:
             assert client.get(round_.get_absolute_url()).status_code == 200
-        players = round_.spots.count()
-        counts.append(len(queries) - bool(round_.finding_count) - finding_pages_query(round_, players))
+        counts.append(len(queries) - bool(round_.finding_count))
     assert counts[0] == counts[1]
     assert counts[1] <= 20
 
@@ -532,7 +527,7 @@ def test_the_round_page_takes_the_same_queries_however_many_players(
     )
     round_ = ingest(documents[0])
     login(client, "compliance")
-    with django_assert_max_num_queries(ROUND_PAGE_QUERIES + finding_pages_query(round_, players)):
+    with django_assert_max_num_queries(ROUND_PAGE_QUERIES):
         response = client.get(round_.get_absolute_url())
     assert response.status_code == 200
     assert response.content.decode().count('class="spot-cell') == min(players, SHARED_SPOTS_PER_PAGE)

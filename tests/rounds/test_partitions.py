@@ -33,7 +33,7 @@ from tests.fixtures import round_document
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 CASINO = ZoneInfo(settings.PITBOSS_GAMING_DAY_TIME_ZONE)
-ROUND_ROWS = ("rounds_round", "rounds_spot", "rounds_hand", "rounds_bet")
+ROUND_ROWS = ("rounds_round", "rounds_bet")
 
 
 @pytest.fixture
