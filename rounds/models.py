@@ -22,7 +22,7 @@ from .choices import (
     ProposalStatus,
     RoundStatus,
 )
-from .deal import DealtSpot, dealt_spots
+from .deal import DealtSpots, dealt_spots
 from .fields import JsonTextField
 from .querysets import CorrectionQuerySet, RoundQuerySet, RoundRowQuerySet
 from .registry import BetKey, RoundKey
@@ -133,7 +133,7 @@ class Round(models.Model):
         return reverse("rounds:round_detail", args=[self.round_id])
 
     @cached_property
-    def dealt_spots(self) -> list[DealtSpot]:
+    def dealt_spots(self) -> DealtSpots:
         """Its spots and their hands, as its document has them (read, and parsed, once)."""
         return dealt_spots(self.document)
 

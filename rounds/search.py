@@ -33,7 +33,7 @@ def bet_url(bet: Bet) -> str:
     """The round page of a bet, at the page of spots that holds it, scrolled to its row."""
     round_ = bet.round
     per_page = SHARED_SPOTS_PER_PAGE if round_.shared else SPOTS_PER_PAGE
-    codes = [spot.spot for spot in round_.dealt_spots]
+    codes = round_.dealt_spots.codes()
     before = codes.index(bet.spot) if bet.spot in codes else 0
     page = before // per_page + 1
     query = f"?spots={page}" if page > 1 else ""

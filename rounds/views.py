@@ -256,7 +256,7 @@ class RoundDetailView(RoundMixin, TemplateView):
         if only_findings:
             named = [f.bet for f in findings if f.bet_id] if recalled else None
             wanted = spots_with_findings(round_, findings, named)
-            spots = [spot for spot in spots if spot.spot in wanted]
+            spots = spots.named(wanted)
         shared = round_.shared or None
         paginator = Paginator(spots, SHARED_SPOTS_PER_PAGE if shared else SPOTS_PER_PAGE)
         spot_page = paginator.get_page(self.request.GET.get("spots"))
@@ -302,7 +302,7 @@ def _link_findings_to_their_pages(findings, spots, spot_page, params) -> None:
     """Give each finding the query of the page of spots that holds its spot or bet (`page_query`,
     empty on this page): on a round of many pages a finding's bet is rarely on the page shown."""
     per_page = spot_page.paginator.per_page
-    page_of_spot = {spot.spot: index // per_page + 1 for index, spot in enumerate(spots)}
+    page_of_spot = {code: index // per_page + 1 for index, code in enumerate(spots.codes())}
     for finding in findings:
         page = page_of_spot.get(finding.spot or (finding.bet.spot if finding.bet else None))
         finding.page_query = (
