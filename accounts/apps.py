@@ -12,6 +12,7 @@ class AccountsConfig(AppConfig):
         from .revocation import revoke_tokens_of_inactive_user
         from .roles import roles_sync
         from .services import time_zone_remember
+        from .session_lifetime import session_stamp
 
         # Permissions exist only once every app has migrated; the roles follow them.
         post_migrate.connect(lambda **kwargs: roles_sync(), dispatch_uid="accounts_roles_sync", weak=False)
@@ -21,3 +22,5 @@ class AccountsConfig(AppConfig):
             dispatch_uid="accounts_revoke_tokens_of_inactive_user",
         )
         user_logged_in.connect(time_zone_remember, dispatch_uid="accounts_time_zone_remember")
+        # Here, not where the middleware is: a sign-in can come before the first request loads it.
+        user_logged_in.connect(session_stamp, dispatch_uid="accounts_session_stamp")

@@ -73,7 +73,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "config.session_lifetime.session_lifetime",
+    "accounts.session_lifetime.session_lifetime",
     "config.middleware.user_time_zone",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -88,7 +88,7 @@ AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "accounts.back
 # would live on in another's copy, so none is.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # A session ends after this long without a request, and this long after sign-in however busy
-# (config/session_lifetime.py, whatever the engine); the cookie and the stored session last no longer.
+# (accounts/session_lifetime.py, whatever the engine); the cookie and the stored session last no longer.
 PITBOSS_SESSION_IDLE = timedelta(minutes=env_int("PITBOSS_SESSION_IDLE_MINUTES", 30, minimum=1))
 PITBOSS_SESSION_MAX_AGE = timedelta(hours=env_int("PITBOSS_SESSION_MAX_AGE_HOURS", 12, minimum=1))
 SESSION_COOKIE_AGE = int(PITBOSS_SESSION_MAX_AGE.total_seconds())

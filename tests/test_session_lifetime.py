@@ -1,9 +1,13 @@
-"""Sessions end (config/session_lifetime.py): after PITBOSS_SESSION_IDLE without a request, and at
+"""Sessions end (accounts/session_lifetime.py): after PITBOSS_SESSION_IDLE without a request, and at
 the latest PITBOSS_SESSION_MAX_AGE after sign-in, whatever the session engine. The user is signed
 out, and the next page sends them to sign-in with a message saying why. A page view writes the
 session at most once a minute; the API without a session cookie is untouched."""
 
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from django.contrib.sessions.models import Session
@@ -17,6 +21,7 @@ from tests.factories import user
 
 pytestmark = pytest.mark.django_db
 START = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)
+REPO = Path(__file__).resolve().parent.parent
 HOME = "/"
 
 
@@ -135,3 +140,38 @@ def test_the_api_without_a_session_is_untouched(settings):
         assert response.status_code == 200
         assert "sessionid" not in response.cookies
     assert not Session.objects.exists()
+
+
+# Run in a process of its own: in this one, some test has already handled a request, which loads
+# every middleware module.
+STAMPED_BEFORE_ANY_REQUEST = """
+import django
+django.setup()
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.signals import user_logged_in
+from django.contrib.sessions.backends.signed_cookies import SessionStore
+from django.test import RequestFactory
+
+request = RequestFactory().get("/")
+request.session = SessionStore()
+# Robust: the other receivers (time zone, django-axes) read a database this process does not have.
+user_logged_in.send_robust(sender=AnonymousUser, request=request, user=AnonymousUser())
+print(sorted(request.session.keys()))
+"""
+
+
+def test_a_sign_in_before_the_process_has_handled_a_request_is_stamped():
+    """Client.force_login in a test, or a sign-in by a management command, can come before the
+    first request: the session's sign-in time is written all the same."""
+    environ = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
+    environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    result = subprocess.run(
+        [sys.executable, "-c", STAMPED_BEFORE_ANY_REQUEST],
+        cwd=REPO,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['pitboss_seen_at', 'pitboss_signed_in_at']"

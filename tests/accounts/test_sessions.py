@@ -1,7 +1,7 @@
 """Sessions are Django's own: rows in the database (development, tests), behind the shared Redis
 cache in production (Django's cached_db engine). Whichever, a session ends when its user signs
 out, changes their password or is deactivated, and when it has been idle or has lasted too long
-(config/session_lifetime.py); behind the cache it survives the cache being emptied."""
+(accounts/session_lifetime.py); behind the cache it survives the cache being emptied."""
 
 import json
 import os

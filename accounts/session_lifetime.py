@@ -17,8 +17,6 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
-from django.contrib.auth.signals import user_logged_in
-from django.dispatch import receiver
 
 SIGNED_IN_AT = "pitboss_signed_in_at"
 SEEN_AT = "pitboss_seen_at"
@@ -29,9 +27,9 @@ def _stamp(session, now: int) -> None:
     session[SIGNED_IN_AT] = session[SEEN_AT] = now
 
 
-@receiver(user_logged_in, dispatch_uid="pitboss-session-lifetime")
-def _signed_in(sender, request, user, **kwargs):
-    # Signing in again within a live session (the same user: login() keeps its data) starts afresh.
+def session_stamp(sender, request, user, **kwargs):
+    """At sign-in (user_logged_in, connected in accounts.apps): the session counts from now. Signing
+    in again within a live session (the same user: login() keeps its data) starts afresh."""
     _stamp(request.session, int(time.time()))
 
 
