@@ -93,6 +93,8 @@ class FilteredListView(
     table_pagination = {"per_page": PAGE_SIZE, "paginator_class": ListPaginator}
     # Links shown beside the title: (permission, url name, label).
     actions: tuple[tuple[str, str, str], ...] = ()
+    # Query parameters, not fields of the filter, that filtering keeps (the form sends them hidden).
+    kept_by_filter: tuple[str, ...] = ("sort",)
 
     def get_export_filename(self, export_format):
         return f"{self.export_name}.{export_format}"
@@ -106,6 +108,13 @@ class FilteredListView(
         query.pop("page", None)
         query[self.export_trigger_param] = CSV
         context["export_query"] = query.urlencode()
+        fields = self.filterset.form.fields
+        context["filter_kept"] = [
+            (name, value)
+            for name in self.kept_by_filter
+            if name not in fields
+            for value in self.request.GET.getlist(name)
+        ]
         return context
 
     def exporting(self) -> bool:

@@ -116,6 +116,7 @@ class DailyReportView(OneRunMixin, FilteredListView):
     template_name = "reports/daily_report.html"
     title = "Daily RTP report"
     export_name = "daily-rtp"
+    kept_by_filter = ("sort", "trend")
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
