@@ -3,6 +3,7 @@ the selectors (reads) and `rounds.review` (the sign-off)."""
 
 import json
 from collections import Counter
+from types import SimpleNamespace
 from urllib.parse import urlencode
 
 from django import forms
@@ -16,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.generic import TemplateView, View
 
+from config.exports import CSV, EXPORT_PARAM, chunked_values, csv_response
 from config.forms import add_service_errors
 from config.gaming_day import gaming_day
 from config.listing import FilteredListView
@@ -363,22 +365,43 @@ class RoundReviewView(RoundDetailView):
 
 
 class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
+    """A player's totals over a period and their bets, filtered, newest first: as a page, or every
+    bet the filter lists as a CSV (`?_export=csv`: the database's bets, not the archive's)."""
+
     permission_required = "rounds.view_bet"
     template_name = "rounds/play_record.html"
     per_page = PAGE_SIZE
     archived_shown = 500  # the newest archived bets of the period listed (all are in its totals)
+    order = ("-round__opened_at", "-id")
 
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        player = get_object_or_404(Player, external_id=self.kwargs["external_id"])
-        params = self.request.GET
-        data = params.copy()
+    def get(self, request, *args, **kwargs):
+        if request.GET.get(EXPORT_PARAM) == CSV:
+            player = self.player()
+            bets = self.filtered(player).bets.order_by(*self.order)
+            values = chunked_values(lambda rows: PlayRecordTable(rows, order_by=None), bets)
+            return csv_response(values, f"play-record-{player.external_id}.csv")
+        return super().get(request, *args, **kwargs)
+
+    def player(self) -> Player:
+        return get_object_or_404(Player, external_id=self.kwargs["external_id"])
+
+    def filtered(self, player) -> SimpleNamespace:
+        """The bet filter's form (for the page) and the bets it lists (none while it is invalid)."""
+        data = self.request.GET.copy()
         data["player"] = player.external_id  # the page's player, whatever the query says
         filterset = BetFilterSet(data, queryset=play_record_bets(player))
         filterset.form.fields["kind"].widget = forms.Select(choices=[("", "Any")] + BetKind.choices)
         tidy_filter_form(filterset.form)
         bets = filterset.qs if filterset.is_valid() else filterset.queryset.none()
-        page = keyset_page(bets, params, order=("-round__opened_at", "-id"), per_page=self.per_page)
+        return SimpleNamespace(filterset=filterset, bets=bets)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        player = self.player()
+        params = self.request.GET
+        filtered = self.filtered(player)
+        filterset = filtered.filterset
+        page = keyset_page(filtered.bets, params, order=self.order, per_page=self.per_page)
         period_form = PlayRecordPeriodForm(params or None)
         first, last = period_form.period() if period_form.is_bound else period_form.default_period()
         if not period_form.is_bound:
@@ -406,6 +429,7 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
             archive_table=PlayRecordTable(archive.bets) if archive is not None else None,
             gaming_day_zone=rule.time_zone,
             cutoff=f"{rule.cutoff:%H:%M}",
+            export_query=_query_without(params, *CURSORS, **{EXPORT_PARAM: CSV}),
             **keyset_links(params, page),
         )
         return context

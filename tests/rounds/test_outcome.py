@@ -5,9 +5,11 @@ cancelled in an incident before voids existed (completed, then refunded), one vo
 re-settled, one the server cancelled, and one just completed."""
 
 import csv
+import html as html_text
 import io
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 
 import pytest
 from django.test import Client
@@ -181,3 +183,24 @@ def test_the_play_record_shows_each_bets_round_outcome_and_its_void(rounds):
         assert LABELS[outcome] in row
     voided_only = browser("customer-service").get(f"/rounds/players/{PLAYER}/", {"outcome": "voided"})
     assert {bet.bet_id for bet in voided_only.context["table"].data} == {"D23-1-V", "D23-2-V"}
+
+
+def test_the_play_records_csv_holds_the_bets_its_filter_lists_with_their_outcome(rounds):
+    client = browser("customer-service")
+    page = client.get(f"/rounds/players/{PLAYER}/", {"outcome": "voided"})
+    shown = [bet.bet_id for bet in page.context["table"].data]
+    (query,) = re.findall(r'href="\?([^"]*_export=csv[^"]*)"', page.content.decode())
+    response = client.get(f"/rounds/players/{PLAYER}/?{html_text.unescape(query)}")
+    assert response["Content-Disposition"] == f'attachment; filename="play-record-{PLAYER}.csv"'
+    rows = list(csv.DictReader(io.StringIO(response.getvalue().decode())))
+    assert [row["Bet"] for row in rows] == shown and len(shown) == 2  # the page's bets, in its order
+    assert {row["Round outcome"] for row in rows} == {"Voided"}
+    voided = next(row for row in rows if row["Bet"] == "D23-1-V")
+    bet = Bet.objects.get(bet_id="D23-1-V")
+    assert Decimal(voided["Void"]) == bet.wagered - 90 and voided["Round"] == rounds.voided.round_id
+    assert "Opened" not in voided and voided["Opened (UTC)"]  # times in UTC, as every export
+
+    everything = client.get(f"/rounds/players/{PLAYER}/", {"_export": "csv"})
+    listed = [row["Bet"] for row in csv.DictReader(io.StringIO(everything.getvalue().decode()))]
+    theirs = Bet.objects.filter(player__external_id=PLAYER).values_list("bet_id", flat=True)
+    assert sorted(listed) == sorted(theirs)
