@@ -1,5 +1,6 @@
 """Compliance exports the filtered round list from a real browser, as CSV and as XLSX, and reads both
-files back: the same rows, plain data, the XLSX's amounts as numbers."""
+files back: the same rows, plain data, the XLSX's amounts as numbers. Customer service exports a
+player's play record, filtered, as CSV."""
 
 import csv
 from decimal import Decimal
@@ -8,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from openpyxl import load_workbook
 
-from rounds.models import Round
-from tests.browser.conftest import log_in
+from rounds.models import Bet, Round
+from tests.browser.conftest import log_in, screenshot
 from tests.rounds.corrections_support import wrongly_paid
 
 pytestmark = pytest.mark.browser
@@ -56,3 +57,22 @@ def test_compliance_exports_the_round_list_as_csv_and_xlsx_and_reads_them_back(p
         assert isinstance(cell["Findings"], int) and str(cell["Findings"]) == row["Findings"]
         assert cell["Opened (UTC)"] == row["Opened (UTC)"]  # ISO 8601 with its offset
         assert cell["Currency"] == row["Currency"] == "EUR"
+
+
+def test_customer_service_exports_a_play_record_filtered_by_kind(page, rounds):
+    player = "P7101"  # a bet in each of the rounds, main and side options
+    log_in(page, "customer-service", "customer-service-demo")
+    page.goto(f"/rounds/players/{player}/")
+    page.get_by_label("Kind").select_option("main")
+    page.click("form.filters button[type=submit]")
+    page.wait_for_url(lambda url: "kind=main" in url)
+    screenshot(page, "play-record")
+
+    exported = download(page, "Export CSV")
+    assert exported.suggested_filename == f"play-record-{player}.csv"
+    with open(exported.path(), encoding="utf-8", newline="") as file:
+        rows = list(csv.DictReader(file))
+    mains = Bet.objects.filter(player__external_id=player, kind="main").order_by("-round__opened_at", "-id")
+    assert [row["Bet"] for row in rows] == list(mains.values_list("bet_id", flat=True)) != []
+    assert {row["Kind"] for row in rows} == {"main"}
+    assert not [value for row in rows for value in row.values() if "<" in value]
