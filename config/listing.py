@@ -30,7 +30,7 @@ from config.exports import (
     export_links,
     xlsx_response,
 )
-from config.money import money
+from config.money import money, money_value
 from tables.templatetags.pitboss import local_time
 
 PAGE_SIZE = 50
@@ -182,7 +182,7 @@ class MoneyColumn(tables.Column):
         return money(value, self.currency.resolve(record))
 
     def value(self, value):
-        return "" if value is None else str(value)
+        return "" if value is None else money_value(value)
 
 
 class CellColumn(tables.TemplateColumn):

@@ -4,7 +4,7 @@
 ("−1.00"), never a plus sign. On a page the amount and its currency are one piece of markup, the
 component templates/components/money.html (`money` below, the `money` template filter of
 tables/templatetags/pitboss.py, or an `{% include %}`). Exports (CSV) are data, not display: they
-give the amount as stored ("-1.00").
+give the amount plain, with its two decimals ("-1.00": `money_value`).
 """
 
 from decimal import Decimal
@@ -29,6 +29,13 @@ def money_text(amount: Decimal | int | None) -> str:
     if text[0] != "-":
         return text
     return text[1:] if text == "-0.00" else MINUS + text[1:]
+
+
+def money_value(amount: Decimal | int) -> str:
+    """An amount as an export gives it: -1234.5 -> "-1234.50". A sum worked out by SQLite comes back
+    without its scale ("-3"), PostgreSQL's with it ("-3.00"): both give "-3.00" here."""
+    text = f"{amount if type(amount) is Decimal else Decimal(amount):.2f}"
+    return "0.00" if text == "-0.00" else text
 
 
 def money(amount: Decimal | int | None, currency: str = "") -> SafeString:

@@ -169,6 +169,17 @@ def test_the_play_record_shows_adjustments_as_money():
     assert not re.search(r"[+-][\d,]+\.\d\d", shown_text(html.split("<h2>Bets", 1)[1]))
 
 
+def test_the_play_record_exports_sums_plain_with_their_two_decimals():
+    """An adjustment is a sum (SQLite gives back "-3" for it, PostgreSQL "-3.00"): the CSV says -3.00."""
+    paid = wrongly_paid_round()
+    resettled(paid)
+    url = reverse("rounds:play_record", args=[paid.player])
+    response = client_of("customer_service").get(url, {"_export": "csv"})
+    rows = list(csv.DictReader(io.StringIO(response.getvalue().decode())))
+    assert "-3.00" in [row["Adjustment"] for row in rows]
+    assert all(re.fullmatch(r"-?\d+\.\d\d", row["Wagered"]) for row in rows)
+
+
 def test_the_round_list_shows_money_and_exports_it_plain():
     paid = wrongly_paid_round()
     returned = paid.round.returned
