@@ -12,6 +12,7 @@ from django.core.paginator import EmptyPage, Paginator
 from django.db.models import QuerySet
 from django.shortcuts import render
 from django.template.loader import get_template
+from django.views.generic.base import TemplateResponseMixin
 from django_filters.views import FilterView
 from django_tables2 import RequestConfig
 from django_tables2.export import ExportMixin, TableExport
@@ -34,6 +35,8 @@ from config.money import money, money_value
 from tables.templatetags.pitboss import local_time
 
 PAGE_SIZE = 50
+# What a list shows in place of rows while its filter refuses the query.
+REFUSED_FILTER = "Nothing is listed until the filter above is corrected."
 MAX_OFFSET = 2**63 - 1  # the most rows a query can skip: a 64-bit integer (SQLite's, PostgreSQL's bigint)
 
 
@@ -80,6 +83,7 @@ class FilteredListView(
     the rows are counted once, not twice. An export holds every filtered row in the table's order
     (`get_table_data()`, sorted by `?sort=`), unpaginated, read from the database in chunks: the CSV
     streams, the XLSX holds up to XLSX_MAX_ROWS rows (more are refused, and the CSV offered).
+    A query the filter refuses answers 400 with the page and the fields' errors, exporting or not.
     """
 
     template_name = "includes/list_page.html"
@@ -117,8 +121,18 @@ class FilteredListView(
         ]
         return context
 
+    def get_table(self, **kwargs):
+        if self.filter_refused():
+            kwargs["empty_text"] = REFUSED_FILTER
+        return super().get_table(**kwargs)
+
+    def filter_refused(self) -> bool:
+        """The filter's form refuses the query: a day that is no date, a status the list has not."""
+        return self.filterset.is_bound and not self.filterset.is_valid()
+
     def exporting(self) -> bool:
-        return self.export_class.is_valid_format(self.request.GET.get(self.export_trigger_param))
+        export_format = self.request.GET.get(self.export_trigger_param)
+        return self.export_class.is_valid_format(export_format) and not self.filter_refused()
 
     def export_table(self, data):
         """An export's table: every row of `data`, no pages, sorted by `?sort=` as the page is."""
@@ -162,9 +176,15 @@ class FilteredListView(
         return render(self.request, self.export_refused_template, context, status=422)
 
     def render_to_response(self, context, **kwargs):
-        # The page's export buttons, from its CSV export's query (a list may change it).
-        if "export_query" in context:
+        # The page's export buttons, from its CSV export's query (a list may change it); none while
+        # the filter is refused.
+        refused = self.filter_refused()
+        if "export_query" in context and not refused:
             context["export_links"] = export_links(context["export_query"])
+        if refused:
+            # The page with the fields' errors, for an export too: an export of no rows (django-filter
+            # lists none for a refused filter) read as "none that day" and said nothing of why.
+            return TemplateResponseMixin.render_to_response(self, context, status=400, **kwargs)
         return super().render_to_response(context, **kwargs)
 
 

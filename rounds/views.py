@@ -20,7 +20,7 @@ from django.views.generic import TemplateView, View
 from config.exports import CSV, EXPORT_PARAM, chunked_values, csv_response
 from config.forms import add_service_errors
 from config.gaming_day import gaming_day
-from config.listing import FilteredListView
+from config.listing import REFUSED_FILTER, FilteredListView
 from limits.choices import BetKind
 from limits.models import Player
 from tables.templatetags.pitboss import zoned_label
@@ -375,12 +375,18 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
     order = ("-round__opened_at", "-id")
 
     def get(self, request, *args, **kwargs):
+        player = self.player()
+        filtered = self.filtered(player)
+        if not filtered.filterset.is_valid():
+            # The page with the field's error, for the CSV too: a CSV of no bets said nothing of why.
+            return self.render_to_response(
+                self.get_context_data(player=player, filtered=filtered), status=400
+            )
         if request.GET.get(EXPORT_PARAM) == CSV:
-            player = self.player()
-            bets = self.filtered(player).bets.order_by(*self.order)
+            bets = filtered.bets.order_by(*self.order)
             values = chunked_values(lambda rows: PlayRecordTable(rows, order_by=None), bets)
             return csv_response(values, f"play-record-{player.external_id}.csv")
-        return super().get(request, *args, **kwargs)
+        return self.render_to_response(self.get_context_data(player=player, filtered=filtered))
 
     def player(self) -> Player:
         return get_object_or_404(Player, external_id=self.kwargs["external_id"])
@@ -397,9 +403,8 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        player = self.player()
+        player, filtered = kwargs["player"], kwargs["filtered"]
         params = self.request.GET
-        filtered = self.filtered(player)
         filterset = filtered.filterset
         page = keyset_page(filtered.bets, params, order=self.order, per_page=self.per_page)
         period_form = PlayRecordPeriodForm(params or None)
@@ -419,7 +424,7 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
             player=player,
             filter_fields=[field for field in filterset.form if field.name != "player"],
             filterset=filterset,
-            table=PlayRecordTable(page.rows),
+            table=PlayRecordTable(page.rows, empty_text=None if filterset.is_valid() else REFUSED_FILTER),
             period_form=period_form,
             first=first,
             last=last,

@@ -139,9 +139,11 @@ def test_a_play_record_ending_in_the_calendars_first_month_is_not_a_500(complian
 @pytest.mark.parametrize("run", ["²", "①"])
 def test_a_run_number_in_other_digits_than_ascii_is_not_a_500(compliance, route, run):
     """Found while writing tests/test_page_query_fuzz.py: `?run=` was read when str.isdigit() held,
-    which it does for '²' and '①' too, and int() refuses them (a 500). Only ASCII digits name a run."""
+    which it does for '²' and '①' too, and int() refuses them (a 500). Only ASCII digits name a run;
+    the filter refuses another (a 400 naming `run`, as every refused filter: tests/test_invalid_filter.py)."""
     response = compliance.get(reverse(route), {"run": run})
-    assert response.status_code == 200, response.status_code
+    assert response.status_code == 400, response.status_code
+    assert "run" in response.context["filter"].form.errors
     assert response.context["report_run"] is None
 
 

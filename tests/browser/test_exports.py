@@ -76,3 +76,15 @@ def test_customer_service_exports_a_play_record_filtered_by_kind(page, rounds):
     assert [row["Bet"] for row in rows] == list(mains.values_list("bet_id", flat=True)) != []
     assert {row["Kind"] for row in rows} == {"main"}
     assert not [value for row in rows for value in row.values() if "<" in value]
+
+
+def test_a_day_that_is_no_date_shows_its_error_and_offers_no_export(page, rounds):
+    log_in(page, "compliance", "compliance-demo")
+    page.click("nav >> text=Rounds")
+    page.get_by_label("Gaming day").fill("2026-13-01")
+    with page.expect_response(lambda response: "day=2026-13-01" in response.url) as answer:
+        page.click("form.filters button[type=submit]")
+    assert answer.value.status == 400
+    assert "Enter a valid date." in page.locator("form.filters").inner_text()
+    assert page.get_by_role("link", name="Export CSV").count() == 0
+    screenshot(page, "round-list-refused-filter")
