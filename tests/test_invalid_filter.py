@@ -5,28 +5,25 @@ rounds that day", and the play record's CSV did the same."""
 
 import pytest
 from django import forms
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import reverse
 from django.utils.html import escape
 
 from config.listing import REFUSED_FILTER, FilteredListView
 from rounds.services import incident_open
 from tests.factories import player, table, user
+from tests.routes_support import routes, view_class_of
 
 pytestmark = pytest.mark.django_db
 
 REFUSED = "not-a-value"
 
 
-def list_routes(patterns=None, namespace=None):
+def list_routes():
     """(url name, view class) of every list page: each FilteredListView the URLs route to."""
-    for pattern in get_resolver().url_patterns if patterns is None else patterns:
-        if isinstance(pattern, URLResolver):
-            if pattern.namespace not in ("admin", "api"):
-                yield from list_routes(pattern.url_patterns, pattern.namespace or namespace)
-        elif isinstance(pattern, URLPattern) and pattern.name:
-            view = getattr(pattern.callback, "view_class", None)
-            if view is not None and issubclass(view, FilteredListView):
-                yield f"{namespace}:{pattern.name}" if namespace else pattern.name, view
+    for name, pattern in routes():
+        view = view_class_of(pattern)
+        if view is not None and issubclass(view, FilteredListView):
+            yield name, view
 
 
 def refusing_field(view) -> str:

@@ -39,7 +39,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import transaction
 from django.test import Client, override_settings
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import URLPattern, reverse
 from django_filters import FilterSet
 from django_filters.views import FilterMixin
 from hypothesis import HealthCheck, given, note, seed, settings
@@ -50,6 +50,7 @@ from accounts.roles import ROLE_SLUGS
 from limits.forms import PersonalLimitScopeForm
 from rounds.filtersets import BetFilterSet
 from rounds.forms import PlayRecordPeriodForm
+from tests.routes_support import routes, view_class_of
 from tests.test_permissions import PUBLIC
 
 LIST_EXAMPLES = 30  # query strings per list or report page and role that may see it
@@ -86,20 +87,6 @@ PK_MODELS = {
 }
 
 # --- the pages ------------------------------------------------------------------------------------
-
-
-def routes(patterns=None, namespace=None):
-    """(url name, pattern) of every route outside the admin and the API."""
-    for pattern in get_resolver().url_patterns if patterns is None else patterns:
-        if isinstance(pattern, URLResolver):
-            if pattern.namespace not in ("admin", "api"):
-                yield from routes(pattern.url_patterns, pattern.namespace or namespace)
-        elif isinstance(pattern, URLPattern) and pattern.name:
-            yield (f"{namespace}:{pattern.name}" if namespace else pattern.name), pattern
-
-
-def view_class_of(pattern: URLPattern):
-    return getattr(pattern.callback, "view_class", None)
 
 
 def takes_get(pattern: URLPattern) -> bool:
