@@ -342,12 +342,13 @@ class PlayerTotalsPending(models.Model):
         return f"{self.round_id} awaiting player totals"
 
 
-class Resettlement(models.Model):
-    """A proposal to correct a round's payouts to what the engine computes; approved by a second person."""
+class Proposal(models.Model):
+    """A correction one person proposes and another decides, once (a re-settlement, a void): at most
+    one open and one approved per round. Its model names who may decide (`decide_permission`); the
+    services refuse the rest (rounds.services.common.proposal_decidable)."""
 
-    round = models.ForeignKey(
-        Round, on_delete=models.PROTECT, related_name="resettlements", **THROUGH_REGISTRY
-    )
+    decide_permission = ""
+
     status = models.CharField(max_length=16, choices=ProposalStatus.choices, default=ProposalStatus.PROPOSED)
     reason = models.TextField()
     proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -361,16 +362,39 @@ class Resettlement(models.Model):
     objects = CorrectionQuerySet.as_manager()
 
     class Meta:
+        abstract = True
         ordering = ["-proposed_at", "-id"]
-        permissions = [("decide_resettlement", "Can approve or reject a re-settlement proposed by another")]
         constraints = [
             models.UniqueConstraint(
-                fields=["round"], condition=Q(status="proposed"), name="one_open_resettlement_per_round"
+                fields=["round"], condition=Q(status="proposed"), name="one_open_%(class)s_per_round"
             ),
             models.UniqueConstraint(
-                fields=["round"], condition=Q(status="approved"), name="one_approved_resettlement_per_round"
+                fields=["round"], condition=Q(status="approved"), name="one_approved_%(class)s_per_round"
             ),
         ]
+
+    def may_be_decided_by(self, user) -> bool:
+        """Whether `user` may approve or reject it: it is still proposed, someone else proposed it, and
+        they may decide such proposals (the pages offer the decision on this; the services decide)."""
+        return bool(
+            user
+            and self.status == ProposalStatus.PROPOSED
+            and self.proposed_by_id != user.pk
+            and user.has_perm(self.decide_permission)
+        )
+
+
+class Resettlement(Proposal):
+    """A proposal to correct a round's payouts to what the engine computes; approved by a second person."""
+
+    decide_permission = "rounds.decide_resettlement"
+
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="resettlements", **THROUGH_REGISTRY
+    )
+
+    class Meta(Proposal.Meta):
+        permissions = [("decide_resettlement", "Can approve or reject a re-settlement proposed by another")]
 
     def __str__(self) -> str:
         return f"Re-settlement {self.pk} of {self.round}"
@@ -457,9 +481,11 @@ class Refund(models.Model):
         return f"{self.bet}: {money_text(self.amount)}"
 
 
-class Void(models.Model):
+class Void(Proposal):
     """A proposal to void a settled round hit by a malfunction: every bet's payout is reversed and
     its stake returned, so each bet nets to exactly what it wagered. A second supervisor decides."""
+
+    decide_permission = "rounds.decide_void"
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="voids", **THROUGH_REGISTRY)
     incident = models.ForeignKey(
@@ -470,31 +496,11 @@ class Void(models.Model):
         related_name="voids",
         help_text="The malfunction's incident, when one was opened.",
     )
-    status = models.CharField(max_length=16, choices=ProposalStatus.choices, default=ProposalStatus.PROPOSED)
-    reason = models.TextField()
-    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    proposed_at = models.DateTimeField(auto_now_add=True)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    decided_at = models.DateTimeField(null=True, blank=True)
-    decision_comment = models.TextField(blank=True)
 
-    objects = CorrectionQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-proposed_at", "-id"]
+    class Meta(Proposal.Meta):
         permissions = [
             ("propose_void", "Can propose to void a settled round"),
             ("decide_void", "Can approve or reject a void proposed by another"),
-        ]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["round"], condition=Q(status="proposed"), name="one_open_void_per_round"
-            ),
-            models.UniqueConstraint(
-                fields=["round"], condition=Q(status="approved"), name="one_approved_void_per_round"
-            ),
         ]
 
     def __str__(self) -> str:

@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.urls import path
 from django.views.generic import DetailView, FormView
 
@@ -19,6 +19,7 @@ from . import services
 from .choices import ProposalStatus
 from .filtersets import ResettlementFilterSet
 from .models import Bet, Resettlement, Round
+from .proposal_views import APPROVE, REJECT, DecisionForm, ProposalDecisionMixin
 from .recall import archived_refusal, corrected_round
 from .selectors import round_named
 
@@ -117,10 +118,6 @@ class ResettlementProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormV
         return redirect("rounds:resettlement_detail", pk=resettlement.pk)
 
 
-class DecisionForm(forms.Form):
-    comment = ReasonField(label="Comment", help_text="Kept with the decision, with your name.")
-
-
 class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
     """The re-settlement, its adjustments, and the approve/reject form to a supervisor who did not
     propose it. Read only: the form posts to the step's URL (ResettlementDecisionView)."""
@@ -157,48 +154,29 @@ class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, Detail
             else services.bets_to_adjust(round_).select_related("player"),
             uncomputed=bets.filter(computed_returned__isnull=True).select_related("player"),
             decision_form=kwargs.get("decision_form") or DecisionForm(),
-            may_decide=(
-                not archived
-                and resettlement.status == ProposalStatus.PROPOSED
-                and user.has_perm("rounds.decide_resettlement")
-                and resettlement.proposed_by_id != user.pk
-            ),
+            may_decide=not archived and resettlement.may_be_decided_by(user),
             own_proposal=resettlement.proposed_by_id == user.pk,
         )
         return context
 
 
-DECISIONS = {"approve": services.resettlement_approve, "reject": services.resettlement_reject}
-
-
-class ResettlementDecisionView(ResettlementDetailView):
+class ResettlementDecisionView(ProposalDecisionMixin, ResettlementDetailView):
     """`step` ("approve" or "reject"): a POST of the decision form, by those who may decide (the
     service refuses the proposer). A GET shows the re-settlement page, to them only."""
 
     permission_required = "rounds.decide_resettlement"
-    post_permission_required = "rounds.decide_resettlement"
-    step = None
+    detail_route = "rounds:resettlement_detail"
 
-    def post(self, request, *args, **kwargs):
-        self.object = resettlement = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
-        form = DecisionForm(request.POST)
-        if form.is_valid():
-            try:
-                decided = DECISIONS[self.step](
-                    resettlement=resettlement, decided_by=request.user, comment=form.cleaned_data["comment"]
-                )
-            except ValidationError as error:
-                add_service_errors(form, error)
-            else:
-                count = decided.adjustments.count()
-                messages.success(
-                    request,
-                    f"Re-settlement {decided.pk} approved: {count} adjustment(s) recorded."
-                    if self.step == "approve"
-                    else f"Re-settlement {decided.pk} rejected.",
-                )
-                return redirect("rounds:resettlement_detail", pk=decided.pk)
-        return self.render_to_response(self.get_context_data(object=resettlement, decision_form=form))
+    def decide(self, proposal, decided_by, comment: str):
+        decide = services.resettlement_approve if self.step == APPROVE else services.resettlement_reject
+        return decide(resettlement=proposal, decided_by=decided_by, comment=comment)
+
+    def decided_message(self, decided) -> str:
+        if self.step == APPROVE:
+            return (
+                f"Re-settlement {decided.pk} approved: {decided.adjustments.count()} adjustment(s) recorded."
+            )
+        return f"Re-settlement {decided.pk} rejected."
 
 
 urlpatterns = [
@@ -207,12 +185,12 @@ urlpatterns = [
     path("resettlements/<int:pk>/", ResettlementDetailView.as_view(), name="resettlement_detail"),
     path(
         "resettlements/<int:pk>/approve/",
-        ResettlementDecisionView.as_view(step="approve"),
+        ResettlementDecisionView.as_view(step=APPROVE),
         name="resettlement_approve",
     ),
     path(
         "resettlements/<int:pk>/reject/",
-        ResettlementDecisionView.as_view(step="reject"),
+        ResettlementDecisionView.as_view(step=REJECT),
         name="resettlement_reject",
     ),
 ]

@@ -12,7 +12,7 @@ from django.core.paginator import Paginator
 from django.db.models import F, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.views.generic import DetailView, FormView
 
@@ -24,6 +24,7 @@ from . import services
 from .choices import IncidentStatus, ProposalStatus
 from .filtersets import VoidFilterSet
 from .models import Bet, Incident, Round, Void, money_total
+from .proposal_views import APPROVE, REJECT, DecisionForm, ProposalDecisionMixin
 from .recall import archived_refusal, corrected_round
 from .selectors import round_named
 
@@ -189,10 +190,6 @@ class VoidProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
         return redirect("rounds:void_detail", pk=void.pk)
 
 
-class DecisionForm(forms.Form):
-    comment = ReasonField(label="Comment", help_text="Kept with the decision, with your name.")
-
-
 class VoidDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
     """The void, its lines, and (to another supervisor, while proposed) the decision form, which
     posts to the approve or reject route."""
@@ -219,12 +216,7 @@ class VoidDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
             archived=archived,
             currency=round_.table.currency,
             decision_form=kwargs.get("decision_form") or DecisionForm(),
-            may_decide=(
-                not archived
-                and void.status == ProposalStatus.PROPOSED
-                and user.has_perm("rounds.decide_void")
-                and void.proposed_by_id != user.pk
-            ),
+            may_decide=not archived and void.may_be_decided_by(user),
             own_proposal=void.proposed_by_id == user.pk,
         )
         if not archived:  # an archived round's bets are on its page, read back from the archive
@@ -237,42 +229,30 @@ class VoidDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
         return context
 
 
-class VoidDecisionView(VoidDetailView):
+class VoidDecisionView(ProposalDecisionMixin, VoidDetailView):
     """POST only: approve or reject (`step`); a refusal shows the void page with the message."""
 
     permission_required = "rounds.decide_void"
     http_method_names = ["post"]
-    step = None
+    detail_route = "rounds:void_detail"
 
-    def post(self, request, *args, **kwargs):
-        self.object = void = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
-        form = DecisionForm(request.POST)
-        status = 400
-        if form.is_valid():
-            decide = services.void_approve if self.step == "approve" else services.void_reject
-            try:
-                decided = decide(void=void, decided_by=request.user, comment=form.cleaned_data["comment"])
-            except ValidationError as error:
-                add_service_errors(form, error)
-                status = getattr(error, "status_code", 400)
-            else:
-                messages.success(
-                    request,
-                    f"Void {decided.pk} approved: {decided.lines.count()} bet(s) voided, each returned "
-                    "what it wagered."
-                    if self.step == "approve"
-                    else f"Void {decided.pk} rejected.",
-                )
-                return redirect("rounds:void_detail", pk=decided.pk)
-        self.object.refresh_from_db()
-        context = self.get_context_data(object=self.object, decision_form=form)
-        return self.render_to_response(context, status=status)
+    def decide(self, proposal, decided_by, comment: str):
+        decide = services.void_approve if self.step == APPROVE else services.void_reject
+        return decide(void=proposal, decided_by=decided_by, comment=comment)
+
+    def decided_message(self, decided) -> str:
+        if self.step == APPROVE:
+            return (
+                f"Void {decided.pk} approved: {decided.lines.count()} bet(s) voided, each returned what it "
+                "wagered."
+            )
+        return f"Void {decided.pk} rejected."
 
 
 urlpatterns = [
     path("voids/", VoidListView.as_view(), name="void_list"),
     path("voids/new/", VoidProposeView.as_view(), name="void_propose"),
     path("voids/<int:pk>/", VoidDetailView.as_view(), name="void_detail"),
-    path("voids/<int:pk>/approve/", VoidDecisionView.as_view(step="approve"), name="void_approve"),
-    path("voids/<int:pk>/reject/", VoidDecisionView.as_view(step="reject"), name="void_reject"),
+    path("voids/<int:pk>/approve/", VoidDecisionView.as_view(step=APPROVE), name="void_approve"),
+    path("voids/<int:pk>/reject/", VoidDecisionView.as_view(step=REJECT), name="void_reject"),
 ]

@@ -144,22 +144,8 @@ def round_corrections(context, round_) -> dict:
         and not void_proposed
         and not resettlement_proposed
     )
-    for void in voids:
-        void.may_decide = bool(
-            user
-            and recalled is None
-            and void.status == ProposalStatus.PROPOSED
-            and user.has_perm("rounds.decide_void")
-            and void.proposed_by_id != user.pk
-        )
-    for resettlement in resettlements:
-        resettlement.may_decide = bool(
-            user
-            and recalled is None
-            and resettlement.status == ProposalStatus.PROPOSED
-            and user.has_perm("rounds.decide_resettlement")
-            and resettlement.proposed_by_id != user.pk
-        )
+    for proposal in (*voids, *resettlements):
+        proposal.may_decide = recalled is None and proposal.may_be_decided_by(user)
     return {
         "resettlements": resettlements,
         "approved": next((r for r in resettlements if r.status == ProposalStatus.APPROVED), None),

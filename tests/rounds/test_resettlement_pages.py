@@ -76,8 +76,23 @@ def test_refusals_are_shown_and_change_nothing():
     demo_user("compliance").groups.add(Group.objects.get(name="Supervisor"))
     pk = Resettlement.objects.get().pk
     own = client.post(f"/rounds/resettlements/{pk}/approve/", {"comment": "mine"})
-    assert own.status_code == 200 and "You proposed re-settlement" in own.content.decode()
+    assert own.status_code == 403 and "You proposed re-settlement" in own.content.decode()
     assert Resettlement.objects.get().status == "proposed" and not Adjustment.objects.exists()
+
+
+def test_a_refused_decision_answers_with_its_status_as_a_void_does():
+    """Found reading the two decision views side by side: a void's refused decision answers 400, 403
+    or 409 with the page, a re-settlement's answered 200 whatever was refused."""
+    round_ = wrongly_paid()
+    browser().post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "short"})
+    pk = Resettlement.objects.get().pk
+    supervisor = browser("supervisor")
+    blank = supervisor.post(f"/rounds/resettlements/{pk}/reject/", {"comment": ""})
+    assert blank.status_code == 400 and "Say why" in blank.content.decode()
+    assert supervisor.post(f"/rounds/resettlements/{pk}/reject/", {"comment": "No"}).status_code == 302
+    again = supervisor.post(f"/rounds/resettlements/{pk}/approve/", {"comment": "changed mind"})
+    assert again.status_code == 409 and "a decision is not made twice" in again.content.decode()
+    assert Resettlement.objects.get().status == "rejected" and not Adjustment.objects.exists()
 
 
 def test_the_list_filters_and_exports():

@@ -1,0 +1,49 @@
+"""What the re-settlement and void pages share: the decision form, and its POST to a proposal's
+approve or reject route (rounds.resettlement_views, rounds.void_views). The services decide, or
+refuse with the reason; the views only show it."""
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect
+
+from config.forms import ReasonField, add_service_errors
+
+APPROVE, REJECT = "approve", "reject"
+
+
+class DecisionForm(forms.Form):
+    comment = ReasonField(label="Comment", help_text="Kept with the decision, with your name.")
+
+
+class ProposalDecisionMixin:
+    """On a proposal's page view: a POST of the decision form for `step` ("approve" or "reject"). A
+    decision redirects to the proposal's page with `decided_message`; a refusal shows the page with
+    its message, answering 400 (the form), 403 (one's own proposal) or 409 (already decided)."""
+
+    step = None
+    detail_route = ""  # the proposal's page, to which a decision redirects
+
+    def decide(self, proposal, decided_by, comment: str):
+        """The service's decision of `step` on `proposal` (raises ValidationError on a refusal)."""
+        raise NotImplementedError
+
+    def decided_message(self, decided) -> str:
+        raise NotImplementedError
+
+    def post(self, request, *args, **kwargs):
+        self.object = proposal = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
+        form = DecisionForm(request.POST)
+        status = 400
+        if form.is_valid():
+            try:
+                decided = self.decide(proposal, request.user, form.cleaned_data["comment"])
+            except ValidationError as error:
+                add_service_errors(form, error)
+                status = getattr(error, "status_code", 400)
+            else:
+                messages.success(request, self.decided_message(decided))
+                return redirect(self.detail_route, pk=decided.pk)
+        self.object.refresh_from_db()  # as it stands now, decided by another meanwhile or not
+        context = self.get_context_data(object=self.object, decision_form=form)
+        return self.render_to_response(context, status=status)
