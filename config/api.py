@@ -2,7 +2,7 @@
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import ProhibitNullCharactersValidator
-from rest_framework import pagination, permissions, serializers, status
+from rest_framework import exceptions, pagination, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
@@ -98,6 +98,15 @@ class SlugRelatedField(serializers.SlugRelatedField):
         return super().to_internal_value(data)
 
 
+def refuse_unknown_fields(unknown: list[str], takes: str):
+    """A 400 naming each field of a body that the request does not take (`takes` says what it
+    does). Each is an error under its own name, but `detail`, the message of every error answer, is
+    a string (ERROR_SCHEMA): a field of that name is named in the message instead."""
+    if "detail" in unknown:
+        raise exceptions.ParseError(f"Not taken here: {', '.join(unknown)} ({takes}).")
+    raise serializers.ValidationError({name: [f"Not taken here ({takes})."] for name in unknown})
+
+
 class InputSerializer(serializers.Serializer):
     """A request body: a field this request does not take is an error naming it, not ignored
     (a typo such as `max_stak`, or `game` in a change that cannot change it)."""
@@ -106,10 +115,7 @@ class InputSerializer(serializers.Serializer):
         if hasattr(data, "keys"):
             unknown = sorted(set(data.keys()) - set(self.fields))
             if unknown:
-                known = ", ".join(self.fields)
-                raise serializers.ValidationError(
-                    {name: [f"Not taken here (this request takes: {known})."] for name in unknown}
-                )
+                refuse_unknown_fields(unknown, f"this request takes: {', '.join(self.fields)}")
         return super().to_internal_value(data)
 
 

@@ -75,3 +75,24 @@ def test_a_time_of_day_is_described_as_drf_writes_it():
     cutoff = generated_schema()["components"]["schemas"]["ReportRun"]["properties"]["cutoff"]
     assert "format" not in cutoff  # `format: time` demands a UTC offset, which "06:00:00" has not
     assert re.match(cutoff["pattern"], "06:00:00")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "role, method, url, body",
+    [
+        ("customer_service", "patch", "/api/players/P1001/", {"detail": "x", "reason": "typo"}),
+        ("game_server", "post", "/api/rounds/", {"rounds": [], "detail": "x"}),
+    ],
+)
+def test_a_body_field_named_detail_is_refused_in_a_string_detail(role, method, url, body):
+    """Found by tests/test_api_fuzz.py: a field the request does not take is an error under its own
+    name, and one named `detail` gave {"detail": ["Not taken here ..."]}, where every error answer's
+    `detail` is a string (the API's error schema): a client reading it as the message broke."""
+    from tests.factories import player
+
+    player("P1001")
+    response = getattr(client_as(role), method)(url, body, format="json")
+    assert response.status_code == 400, response.content
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and "detail" in detail and "Not taken here" in detail, detail

@@ -35,6 +35,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from config.api import refuse_unknown_fields
 from config.parsers import JSONParser, strict_constant
 from rounds.filtersets import RoundFilterSet
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
@@ -176,9 +177,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         documents = data["rounds"]
         extra = sorted(set(data) - {"rounds"})
         if extra:
-            raise ValidationError(
-                {name: ['Not taken here (a batch is {"rounds": [...]}).'] for name in extra}
-            )
+            refuse_unknown_fields(extra, 'a batch is {"rounds": [...]}')
         if not isinstance(documents, list) or not documents:
             raise ValidationError({"rounds": ["Must be a non-empty list of round documents."]})
         if len(documents) > MAX_BATCH:
