@@ -32,7 +32,7 @@ from . import services
 from .choices import IncidentKind, IncidentStatus
 from .filtersets import IncidentFilterSet, RefundFilterSet
 from .models import Incident, Refund, Round
-from .recall import archived_refusal, archived_rounds, corrected_round
+from .recall import archived_refusal, archived_rounds, corrected_round, incident_rounds
 from .tables import RoundLinks, round_url
 
 
@@ -173,15 +173,8 @@ class RefundListView(FilteredListView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context.update(incident=self.incident, archived=incident_archived_rounds(self.incident))
+        context.update(incident=self.incident, archived=archived_rounds(incident_rounds(self.incident)))
         return context
-
-
-def incident_archived_rounds(incident: Incident) -> list:
-    """The incident's rounds whose month is archived, each (round id, ArchivePlace): their refunds
-    went to the archive with them (shown on the round's page, which opens from there)."""
-    cancelled = incident.corrections.values_list("round_id", flat=True)
-    return archived_rounds({incident.round_id, *cancelled} - {None})
 
 
 class IncidentOpenForm(forms.Form):
@@ -314,7 +307,7 @@ class IncidentDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView
         context.update(
             notes=incident.notes.select_related("author"),
             affected_round=affected.round if affected else None,
-            archived=incident_archived_rounds(incident),
+            archived=archived_rounds(incident_rounds(incident)),
             refunds=refunds,
             refund_summary=incident.refunds.aggregate(count=Count("id"), total=Sum("amount")),
             waiting=services.unrefunded_server_cancelled_rounds(incident).defer("document"),

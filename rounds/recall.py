@@ -191,10 +191,30 @@ def corrected_round(pk: int) -> CorrectedRound | None:
 def archived_rounds(pks) -> list[tuple[str, ArchivePlace]]:
     """The rounds of ids `pks` whose month is archived: each one's game-server round id and where
     its month is, in the order of their round ids."""
-    if not round_archives:
-        return []
-    keys = RoundKey.objects.filter(pk__in=[pk for pk in pks if pk is not None]).order_by("round_id")
-    return [(key.round_id, placed[1]) for key in keys if (placed := _placed(key)) is not None]
+    return sorted(archived_by_pk(pks).values(), key=lambda archived: archived[0])
+
+
+def archived_by_pk(pks) -> dict[int, tuple[str, ArchivePlace]]:
+    """Of the rounds of ids `pks`, those whose month is archived: id -> (game-server round id, where
+    its month is). An archive holds a table's month whole, so it is asked once a table and month,
+    however many rounds (a list of incidents asks for all of its page's at once)."""
+    pks = [pk for pk in pks if pk is not None]
+    if not round_archives or not pks:
+        return {}
+    places, found = {}, {}
+    for key in RoundKey.objects.filter(pk__in=pks):
+        month = (key.table_id, key.gaming_day.replace(day=1))
+        if month not in places:
+            places[month] = _placed(key)
+        if places[month] is not None:
+            found[key.pk] = (key.round_id, places[month][1])
+    return found
+
+
+def incident_rounds(incident) -> set[int]:
+    """The ids of an incident's rounds: the one it concerns and those it cancelled (whose refunds
+    are kept with them, in the archive once their month is)."""
+    return {incident.round_id, *(correction.round_id for correction in incident.corrections.all())} - {None}
 
 
 def player_archive(player, first: date, last: date, *, limit: int) -> PlayerArchive | None:

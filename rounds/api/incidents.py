@@ -13,9 +13,11 @@ from rounds import services
 from rounds.choices import IncidentKind
 from rounds.filtersets import IncidentFilterSet
 from rounds.models import Incident, IncidentNote, Refund, Round
+from rounds.recall import archived_by_pk, incident_rounds
 from tables.models import Table
 
 from .resettlements import REFUSED, TransitionRefusalMixin
+from .serializers import RoundArchiveSerializer
 
 
 # Described by a pattern, not an enum: drf-spectacular names enums by field name, and "kind" already
@@ -57,6 +59,11 @@ class RefundSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class ArchivedRoundSerializer(serializers.Serializer):
+    round = serializers.CharField(help_text="The round's id.")
+    archive = RoundArchiveSerializer()
+
+
 class IncidentSerializer(serializers.ModelSerializer):
     table = serializers.CharField(source="table.code", read_only=True)
     currency = serializers.CharField(source="table.currency", read_only=True)
@@ -65,8 +72,25 @@ class IncidentSerializer(serializers.ModelSerializer):
     opened_by = serializers.CharField(source="opened_by.username", read_only=True, allow_null=True)
     closed_by = serializers.CharField(source="closed_by.username", read_only=True, allow_null=True)
     notes = IncidentNoteSerializer(many=True, read_only=True)
-    refunds = RefundSerializer(many=True, read_only=True)
+    refunds = RefundSerializer(
+        many=True, read_only=True, help_text="Its refunds in the database (see `archived_rounds`)."
+    )
+    archived_rounds = serializers.SerializerMethodField(
+        help_text="Its rounds whose month is archived: their refunds went to the archive with them "
+        "(`GET /api/rounds/<id>/` reads each back), with where each is and how its month comes back."
+    )
     kind = IncidentKindField(read_only=True)
+
+    @extend_schema_field(ArchivedRoundSerializer(many=True))
+    def get_archived_rounds(self, incident) -> list:
+        # A list's page asks for all its incidents' rounds at once (IncidentViewSet.get_serializer).
+        archived = self.context.get("archived_rounds")
+        rounds = incident_rounds(incident)
+        if archived is None:
+            archived = archived_by_pk(rounds)
+        found = sorted((archived[pk] for pk in rounds if pk in archived), key=lambda pair: pair[0])
+        rows = [{"round": round_id, "archive": place} for round_id, place in found]
+        return ArchivedRoundSerializer(rows, many=True).data
 
     class Meta:
         model = Incident
@@ -83,6 +107,7 @@ class IncidentSerializer(serializers.ModelSerializer):
             "closed_at",
             "notes",
             "refunds",
+            "archived_rounds",
         ]
         read_only_fields = fields
 
@@ -113,7 +138,7 @@ def incidents():
     return (
         Incident.objects.with_round_key()
         .select_related("table", "opened_by", "closed_by")
-        .prefetch_related("notes__author", "refunds__bet__round")
+        .prefetch_related("notes__author", "refunds__bet__round", "corrections")
     )
 
 
@@ -134,6 +159,15 @@ class IncidentViewSet(
     serializer_class = IncidentSerializer
     filterset_class = IncidentFilterSet
     ordering_fields = ["opened_at", "closed_at"]
+
+    def get_serializer(self, *args, **kwargs):
+        if kwargs.get("many") and args:
+            # The archived rounds of the page's incidents, found at once, not a lookup an incident.
+            incidents = list(args[0])
+            context = kwargs.setdefault("context", self.get_serializer_context())
+            context["archived_rounds"] = archived_by_pk(set().union(*map(incident_rounds, incidents)))
+            args = (incidents, *args[1:])
+        return super().get_serializer(*args, **kwargs)
 
     @extend_schema(request=IncidentOpenSerializer, responses={201: IncidentSerializer, **REFUSED})
     def create(self, request):

@@ -193,3 +193,32 @@ def test_a_correction_of_an_archived_round_is_refused_with_how_to_restore_its_mo
     void.refresh_from_db()
     assert void.status == "proposed"
     assert not Round.objects.filter(pk__in=[r.pk for r in history.march]).exists()
+
+
+def test_the_incident_api_names_the_archived_rounds_that_hold_its_refunds(archived):
+    """Found in review: once its month was archived, an incident's `refunds` in the API were [] and
+    nothing said where they had gone; its refunds page names those rounds. The API names them too,
+    with where each is and how its month comes back, in the list and in the incident alike."""
+    history, _, _, _, _ = archived
+    cancelled = history.march[3]
+    incident = Incident.objects.get(corrections__round_id=cancelled.pk)
+    exported = ArchivedMonth.objects.get(table=history.cls1, month=MARCH).exported_at
+    api = client_as("compliance")
+
+    answer = api.get(f"/api/incidents/{incident.pk}/").json()
+    listed = {row["id"]: row for row in api.get("/api/incidents/").json()["results"]}
+
+    assert answer["refunds"] == []  # they went to the archive with their round
+    assert answer["archived_rounds"] == [
+        {
+            "round": cancelled.round_id,
+            "archive": {
+                "table": "CLS1",
+                "month": "2026-03",
+                "exported_at": exported.isoformat().replace("+00:00", "Z"),
+                "restore": RESTORE_CLS1,
+            },
+        }
+    ]
+    assert listed[incident.pk]["archived_rounds"] == answer["archived_rounds"]
+    assert all(row["archived_rounds"] == [] for pk, row in listed.items() if pk != incident.pk)

@@ -152,3 +152,32 @@ def test_permissions_per_role(username, read, write):
     assert note.status_code == write
     resume = client(username).post(f"/api/incidents/{incident.pk}/resume", {"note": "n"})
     assert resume.status_code == (200 if write == 201 else write)
+
+
+def test_the_lists_queries_do_not_grow_with_its_incidents_rounds():
+    """Each incident names its archived rounds (`archived_rounds`): a list's page looks its
+    incidents' rounds up at once, not an incident at a time."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from rounds.services import incident_resume
+
+    def incident_at_a_round(suffix: str) -> None:
+        round_ = ingest(classic_completed_blackjack(suffix))
+        opened = open_incident(round=round_.round_id)
+        assert opened.status_code == 201, opened.json()
+        incident = Incident.objects.get(pk=opened.json()["id"])
+        incident_resume(incident=incident, resumed_by=demo_user("supervisor"), note="Play resumed")
+
+    def queries_of_the_list() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            listed = client("compliance").get("/api/incidents/")
+        assert listed.status_code == 200
+        assert all(incident["archived_rounds"] == [] for incident in listed.json()["results"])
+        return len(queries)
+
+    incident_at_a_round("-Q1")
+    one = queries_of_the_list()
+    incident_at_a_round("-Q2")
+    incident_at_a_round("-Q3")
+    assert queries_of_the_list() == one
