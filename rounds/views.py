@@ -377,16 +377,15 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
     def get(self, request, *args, **kwargs):
         player = self.player()
         filtered = self.filtered(player)
-        if not filtered.filterset.is_valid():
-            # The page with the field's error, for the CSV too: a CSV of no bets said nothing of why.
-            return self.render_to_response(
-                self.get_context_data(player=player, filtered=filtered), status=400
-            )
-        if request.GET.get(EXPORT_PARAM) == CSV:
+        refused = not filtered.filterset.is_valid()
+        if request.GET.get(EXPORT_PARAM) == CSV and not refused:
             bets = filtered.bets.order_by(*self.order)
             values = chunked_values(lambda rows: PlayRecordTable(rows, order_by=None), bets)
             return csv_response(values, f"play-record-{player.external_id}.csv")
-        return self.render_to_response(self.get_context_data(player=player, filtered=filtered))
+        # A refused filter shows the page with the field's error, for the CSV too: a CSV of no bets
+        # said nothing of why.
+        context = self.get_context_data(player=player, filtered=filtered)
+        return self.render_to_response(context, status=400 if refused else 200)
 
     def player(self) -> Player:
         return get_object_or_404(Player, external_id=self.kwargs["external_id"])
