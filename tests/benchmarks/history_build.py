@@ -184,7 +184,10 @@ def insert_sql(table: str) -> str:
     """The INSERT of `table`'s rows for every round of the plan (in COLUMNS' order: shoes first)."""
     columns = COLUMNS[table]
     select = ", ".join(columns.values())
-    return f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} FROM {SOURCES[table]}"
+    insert = f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} FROM {SOURCES[table]}"
+    if table == "rounds_betkey":  # as ingest writes the registry: in bet-id order (rounds.ingest.store)
+        insert += f" ORDER BY {columns['bet_id']}"
+    return insert
 
 
 # --- the layout: how many rounds each table has in each month -----------------------------------

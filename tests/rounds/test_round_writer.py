@@ -4,12 +4,16 @@ database refuses raise Django's IntegrityError at the write, leaving nothing wri
 connection ready once the savepoint is rolled back (by COPY on PostgreSQL, bulk_create elsewhere)."""
 
 import io
+import json
+from datetime import UTC, datetime
 
 import pytest
 from django.core.management import call_command
 from django.db import IntegrityError, transaction
 
 import rounds.ingest
+from rounds.engine.rules import preset
+from rounds.engine.simulate import simulate
 from rounds.ingest.store import BET_COLUMNS
 from rounds.ingest.writer import RoundWriter
 from rounds.models import Bet, BetKey, Finding
@@ -68,3 +72,31 @@ def test_rows_the_database_refuses_raise_integrity_error_and_leave_nothing(store
     assert BetKey.objects.count() == before  # the connection answers, and the fresh row is gone too
     assert not BetKey.objects.filter(bet_id=f"{bet.bet_id}-fresh").exists()
     assert not Bet.objects.filter(round=stored_round).exclude(pk__in=BetKey.objects.values("pk")).exists()
+
+
+def test_each_bet_is_registered_under_its_own_id_whatever_order_the_registry_is_written_in(db):
+    """Ingest writes the registry in bet-id order, not the document's (B10 sorts before B2): each
+    key still carries its own bet's id and round."""
+    call_command("seed_demo", stdout=io.StringIO())
+    document = next(
+        simulate(
+            preset("boundless"),
+            table="BND1",
+            shoes=1,
+            players=12,
+            seed=21,
+            start=datetime(2026, 11, 28, 8, tzinfo=UTC),
+        )
+    )
+    document_order = [bet["bet_id"] for bet in document["bets"]]
+    assert document_order != sorted(document_order)  # the case this test is about
+
+    round_ = rounds.ingest.round_ingest(document=json.loads(json.dumps(document))).round
+
+    bets = set(Bet.objects.of_round(round_).values_list("pk", "bet_id", "round_id"))
+    keys = set(BetKey.objects.filter(round_id=round_.pk).values_list("pk", "bet_id", "round_id"))
+    assert len(bets) == len(document_order)
+    assert keys == bets
+    assert (
+        list(Bet.objects.of_round(round_).order_by("pk").values_list("bet_id", flat=True)) == document_order
+    )
