@@ -18,7 +18,10 @@ value), which the round page's templates and the API's serializers read as they 
 import json
 import os
 import threading
+from collections.abc import Iterator
 from datetime import date
+from itertools import groupby
+from operator import attrgetter
 
 import duckdb
 import pyarrow.parquet as pq
@@ -212,6 +215,13 @@ def _outcomes(rounds: list[Round]) -> None:
         round_.outcome = outcome_of(round_.status, kinds.get(round_.pk)).value
 
 
+def _dropped_months(first: date, last: date) -> models.QuerySet:
+    """The archived months (in the archive alone) that gaming days `first` to `last` reach."""
+    return ArchivedMonth.objects.filter(
+        status=ArchiveStatus.DROPPED, month__gte=month_of(first), month__lte=last
+    ).select_related("table")
+
+
 def _players(*groups: list) -> None:
     """Each row's player, from the database (players are never archived): one query, of the id
     shown."""
@@ -337,13 +347,7 @@ class Archive:
         # that starts in it reaches no archived month (and costs no query).
         if first >= hot_window_start():
             return None
-        records = list(
-            ArchivedMonth.objects.filter(
-                status=ArchiveStatus.DROPPED, month__gte=month_of(first), month__lte=last
-            )
-            .select_related("table")
-            .order_by("month", "table__code")
-        )
+        records = list(_dropped_months(first, last).order_by("month", "table__code"))
         if not records:
             return None
         bets, totals, count = [], [], 0
@@ -360,7 +364,20 @@ class Archive:
             places=[archive_place(record) for record in records], bets=bets, bet_count=count, totals=totals
         )
 
-    def _player_month(self, files: MonthFiles, player, first: date, last: date, limit: int):
+    def player_bets(self, player, first: date, last: date) -> Iterator[Bet]:
+        if first >= hot_window_start():  # as player_archive: the period reaches no archived month
+            return
+        months = _dropped_months(first, last).order_by("-month", "table__code")
+        for _, records in groupby(months.iterator(), key=attrgetter("month")):
+            bets = []
+            for record in records:
+                with MonthFiles(record) as files:
+                    bets += self._player_month(files, player, first, last, limit=None)[0]
+            bets.sort(key=lambda bet: (bet.round.opened_at, bet.pk), reverse=True)
+            self._annotate(bets)
+            yield from bets
+
+    def _player_month(self, files: MonthFiles, player, first: date, last: date, limit: int | None):
         """The player's newest `limit` bets of the period in one archived month, each with its round,
         refund and adjustment; and their totals by gaming day and kind."""
         where, params = "player_id = ? AND gaming_day BETWEEN ? AND ?", [player.pk, first, last]

@@ -48,11 +48,14 @@ NUMERAL = re.compile(r"-?(?:0|[1-9]\d*)(?:\.(\d+))?")
 SIGNIFICANT_DIGITS = 15
 
 
-def chunked_values(make_table, records: QuerySet, exclude_columns=()) -> Iterator[list]:
-    """The header and every row's values of the tables `make_table(rows)` makes of `records` (in
-    their order) read CHUNK_SIZE at a time: a table a chunk, so no more than a chunk is held."""
+def chunked_values(make_table, records: QuerySet | Iterable, exclude_columns=()) -> Iterator[list]:
+    """The header and every row's values of the tables `make_table(rows)` makes of `records` (a
+    queryset, or any iterable of rows, in their order) read CHUNK_SIZE at a time: a table a chunk, so
+    no more than a chunk is held."""
+    if isinstance(records, QuerySet):
+        records = records.iterator(chunk_size=CHUNK_SIZE)
     header = None
-    for chunk in batched(records.iterator(chunk_size=CHUNK_SIZE), CHUNK_SIZE):
+    for chunk in batched(records, CHUNK_SIZE):
         values = table_values(make_table(list(chunk)), exclude_columns)
         first = next(values)
         if header is None:

@@ -12,7 +12,7 @@ that the round page's templates and the API's serializers read as they read a st
 `ArchivePlace`, where it is and how its month is restored (the one way to correct it).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
@@ -110,6 +110,10 @@ class RoundArchive(Protocol):
     def player_archive(self, player, first: date, last: date, *, limit: int) -> PlayerArchive | None:
         """The player's bets of gaming days `first` to `last` in archived months; None when the
         period reaches no archived month."""
+
+    def player_bets(self, player, first: date, last: date) -> Iterator[Bet]:
+        """Every one of those bets, newest first, with the play record's annotations: read a month
+        at a time (a year of a player's bets is never held whole)."""
 
     def month_place(self, table, month: date) -> ArchivePlace | None:
         """Where `table`'s rounds of `month` are archived, or being archived, so that no round of the
@@ -233,6 +237,13 @@ def player_archive(player, first: date, last: date, *, limit: int) -> PlayerArch
         bet_count=sum(archived.bet_count for archived in found),
         totals=[row for archived in found for row in archived.totals],
     )
+
+
+def player_archived_bets(player, first: date, last: date) -> Iterator[Bet]:
+    """Every archived bet of the player's of the period, newest first (the play record's CSV of its
+    archived bets)."""
+    for archive in round_archives:
+        yield from archive.player_bets(player, first, last)
 
 
 def totals_merged(*sources: list[dict], keys: tuple[str, ...]) -> list[dict]:

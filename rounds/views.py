@@ -29,7 +29,7 @@ from .filtersets import BetFilterSet, RoundFilterSet
 from .forms import PlayRecordPeriodForm, RoundReviewForm
 from .models import Finding, Round
 from .outcome import outcome_expression
-from .recall import archived_round, player_archive, totals_merged
+from .recall import archived_round, player_archive, player_archived_bets, totals_merged
 from .review import round_review
 from .selectors import (
     PAGE_SIZE,
@@ -364,9 +364,14 @@ class RoundReviewView(RoundDetailView):
         return redirect(following.get_absolute_url() + f"?{urlencode({'list': list_query})}")
 
 
+# The play record's CSV of the period's archived bets: `?_export=csv&bets=archived`.
+BETS_PARAM, ARCHIVED_BETS = "bets", "archived"
+
+
 class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
-    """A player's totals over a period and their bets, filtered, newest first: as a page, or every
-    bet the filter lists as a CSV (`?_export=csv`: the database's bets, not the archive's)."""
+    """A player's totals over a period and their bets, filtered, newest first: as a page, or as a
+    CSV of every bet the filter lists in the database (`?_export=csv`), or of every bet of the
+    period in archived months (`?_export=csv&bets=archived`, the filter does not apply there)."""
 
     permission_required = "rounds.view_bet"
     template_name = "rounds/play_record.html"
@@ -378,14 +383,25 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
         player = self.player()
         filtered = self.filtered(player)
         refused = not filtered.filterset.is_valid()
-        if request.GET.get(EXPORT_PARAM) == CSV and not refused:
-            bets = filtered.bets.order_by(*self.order)
-            values = chunked_values(lambda rows: PlayRecordTable(rows, order_by=None), bets)
-            return csv_response(values, f"play-record-{player.external_id}.csv")
-        # A refused filter shows the page with the field's error, for the CSV too: a CSV of no bets
-        # said nothing of why.
+        if request.GET.get(EXPORT_PARAM) == CSV:
+            archived = request.GET.get(BETS_PARAM) == ARCHIVED_BETS
+            period_form = PlayRecordPeriodForm(request.GET)
+            if archived and period_form.is_valid():
+                first, last = period_form.period()
+                values = chunked_values(self.csv_table, player_archived_bets(player, first, last))
+                return csv_response(values, f"play-record-{player.external_id}-archived-{first}-{last}.csv")
+            if not archived and not refused:
+                values = chunked_values(self.csv_table, filtered.bets.order_by(*self.order))
+                return csv_response(values, f"play-record-{player.external_id}.csv")
+            # A refused filter or period shows the page with the field's error: a CSV of no bets
+            # said nothing of why.
+            refused = True
         context = self.get_context_data(player=player, filtered=filtered)
         return self.render_to_response(context, status=400 if refused else 200)
+
+    @staticmethod
+    def csv_table(rows) -> PlayRecordTable:
+        return PlayRecordTable(rows, order_by=None)
 
     def player(self) -> Player:
         return get_object_or_404(Player, external_id=self.kwargs["external_id"])
@@ -434,6 +450,13 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
             gaming_day_zone=rule.time_zone,
             cutoff=f"{rule.cutoff:%H:%M}",
             export_query=_query_without(params, *CURSORS, **{EXPORT_PARAM: CSV}),
+            archived_export_query=_query_without(
+                params,
+                *CURSORS,
+                first=first.isoformat(),
+                last=last.isoformat(),
+                **{EXPORT_PARAM: CSV, BETS_PARAM: ARCHIVED_BETS},
+            ),
             **keyset_links(params, page),
         )
         return context

@@ -12,7 +12,7 @@ from rounds.models import Bet
 from rounds.selectors import play_record_bets
 from rounds.services import void_propose
 from tests.api_support import client_as
-from tests.archive.recall_support import PERIOD, Before, page_of, shown_bet
+from tests.archive.recall_support import PERIOD, Before, csv_rows, page_of, shown_bet
 from tests.archive.support import MARCH, History, history_make, rounds_of
 from tests.rounds.corrections_support import demo_user
 
@@ -47,6 +47,9 @@ def archived(history, tmp_path, settings):
             bet.bet_id: shown_bet(bet)
             for bet in play_record_bets(player).filter(gaming_day__lt=date(2026, 4, 1))
         },
+        play_record_csv=csv_rows(
+            compliance.get(f"/rounds/players/{player.external_id}/", {"_export": "csv"})
+        ),
     )
     location = archive_location()
     for table in (history.dlx1, history.cls1):
