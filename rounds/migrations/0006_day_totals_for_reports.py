@@ -52,16 +52,20 @@ GROUP BY r.table_id, b.kind, b.player_id
 """
 
 
-def top_odds_case() -> tuple[str, list]:
-    """SQL for the top pattern's odds of a bet's side option under its round's version (0 otherwise)."""
-    from rounds.totals import top_odds
-    from tables.models import TableConfiguration
+def top_odds_case(apps) -> tuple[str, list]:
+    """SQL for the top pattern's odds of a bet's side option under its round's version (0 otherwise).
 
+    The configurations as this migration's state has them (today's model asks for columns added
+    later); their rules read by the engine's parser, which reads every version ever stored."""
+    from rounds.engine.rules import RuleSet
+    from rounds.totals import top_odds
+
+    TableConfiguration = apps.get_model("tables", "TableConfiguration")
     cases, params = [], []
-    for configuration in TableConfiguration.objects.all():
-        for kind, odds in top_odds(configuration.rule_set).items():
+    for pk, rules in TableConfiguration.objects.values_list("pk", "rules"):
+        for kind, odds in top_odds(RuleSet.from_dict(rules)).items():
             cases.append("WHEN r.configuration_id = %s AND b.kind = %s THEN CAST(%s AS NUMERIC)")
-            params += [configuration.pk, kind, odds]
+            params += [pk, kind, odds]
     return (f"CASE {' '.join(cases)} ELSE 0 END" if cases else "0"), params
 
 
@@ -101,7 +105,7 @@ def totals_of_stored_rounds(apps, schema_editor):
     if first is None:
         return
     day = day_of(first.opened_at, time_zone, cutoff)
-    odds_case, odds_params = top_odds_case()
+    odds_case, odds_params = top_odds_case(apps)
     with schema_editor.connection.cursor() as cursor:
         while day <= day_of(last.opened_at, time_zone, cutoff):
             bounds = [cutoff_on(day, time_zone, cutoff), cutoff_on(day + timedelta(days=1), time_zone, cutoff)]
