@@ -4,6 +4,7 @@ restore their month; the play record lists the archived bets (PostgreSQL: the ar
 partitions)."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -62,3 +63,9 @@ def test_an_archived_round_and_its_corrections_open_from_the_archive(page, archi
     assert "archived months" in page.locator(".archive-months").inner_text()
     assert page.locator("#archived-bets tbody tr").count() >= 1
     screenshot(page, "archived-play-record")
+
+    with page.expect_download() as download:
+        page.click("#archived-bets >> text=/Export all \\d+ as CSV/")
+    rows = Path(download.value.path()).read_text().splitlines()
+    assert download.value.suggested_filename == f"play-record-{player}-archived-2026-03-01-2026-04-30.csv"
+    assert "Bet" in rows[0].split(",") and len(rows) - 1 == page.locator("#archived-bets tbody tr").count()
