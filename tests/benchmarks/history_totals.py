@@ -61,11 +61,14 @@ GROUP BY r.gaming_day, r.table_id, b.kind, b.player_id
 
 
 def top_odds_case() -> tuple[str, list]:
-    """The migration's SQL for a side option's top odds under its round's version (one definition)."""
+    """The migration's SQL for a side option's top odds under its round's version (one definition),
+    given today's models: the history is built on today's schema."""
     import importlib
 
+    from django.apps import apps
+
     migration = importlib.import_module("rounds.migrations.0006_day_totals_for_reports")
-    return migration.top_odds_case()
+    return migration.top_odds_case(apps)
 
 
 def months_stored() -> list[date]:
