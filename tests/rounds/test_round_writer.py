@@ -5,19 +5,17 @@ connection ready once the savepoint is rolled back (by COPY on PostgreSQL, bulk_
 
 import io
 import json
-from datetime import UTC, datetime
 
 import pytest
 from django.core.management import call_command
 from django.db import IntegrityError, transaction
 
 import rounds.ingest
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
 from rounds.ingest.store import BET_COLUMNS
 from rounds.ingest.writer import RoundWriter
 from rounds.models import Bet, BetKey, Finding
 from tests.fixtures import round_document
+from tests.rounds.test_big_rounds import boundless_round
 
 pytestmark = pytest.mark.django_db
 
@@ -78,16 +76,7 @@ def test_each_bet_is_registered_under_its_own_id_whatever_order_the_registry_is_
     """Ingest writes the registry in bet-id order, not the document's (B10 sorts before B2): each
     key still carries its own bet's id and round."""
     call_command("seed_demo", stdout=io.StringIO())
-    document = next(
-        simulate(
-            preset("boundless"),
-            table="BND1",
-            shoes=1,
-            players=12,
-            seed=21,
-            start=datetime(2026, 11, 28, 8, tzinfo=UTC),
-        )
-    )
+    document = boundless_round(players=12)
     document_order = [bet["bet_id"] for bet in document["bets"]]
     assert document_order != sorted(document_order)  # the case this test is about
 
