@@ -222,6 +222,11 @@ def _dropped_months(first: date, last: date) -> models.QuerySet:
     ).select_related("table")
 
 
+def _newest_first(bets: list[Bet]) -> None:
+    """In the play record's order (rounds.views.PlayRecordView.order): newest round first, then id."""
+    bets.sort(key=lambda bet: (bet.round.opened_at, bet.pk), reverse=True)
+
+
 def _players(*groups: list) -> None:
     """Each row's player, from the database (players are never archived): one query, of the id
     shown."""
@@ -357,7 +362,7 @@ class Archive:
             bets += found
             totals += month_totals
             count += sum(row["bets"] for row in month_totals)
-        bets.sort(key=lambda bet: (bet.round.opened_at, bet.pk), reverse=True)
+        _newest_first(bets)
         bets = bets[:limit]
         self._annotate(bets)
         return PlayerArchive(
@@ -373,7 +378,7 @@ class Archive:
             for record in records:
                 with MonthFiles(record) as files:
                     bets += self._player_month(files, player, first, last, limit=None)[0]
-            bets.sort(key=lambda bet: (bet.round.opened_at, bet.pk), reverse=True)
+            _newest_first(bets)
             self._annotate(bets)
             yield from bets
 
