@@ -206,13 +206,16 @@ def _groups_within(parquet: pq.ParquetFile, bounds) -> list[int]:
     return kept
 
 
-def _outcomes(rounds: list[Round]) -> None:
-    """Each round's outcome: its status as sent and its correction (kept in the database)."""
-    kinds = dict(
-        RoundCorrection.objects.filter(round_id__in=[r.pk for r in rounds]).values_list("round_id", "kind")
+def _outcomes(rounds: list[Round]) -> dict[int, RoundCorrection]:
+    """Each round's outcome: its status as sent and its correction (kept in the database). Returns
+    the corrections by round."""
+    corrections = RoundCorrection.objects.only("kind", "resettlement_id", "incident_id").in_bulk(
+        [r.pk for r in rounds]
     )
     for round_ in rounds:
-        round_.outcome = outcome_of(round_.status, kinds.get(round_.pk)).value
+        correction = corrections.get(round_.pk)
+        round_.outcome = outcome_of(round_.status, correction and correction.kind).value
+    return corrections
 
 
 def _dropped_months(first: date, last: date) -> models.QuerySet:
@@ -238,12 +241,27 @@ def _players(*groups: list) -> None:
 
 
 def _of_bets(files: MonthFiles, name: str, model, low: int | None, high: int | None) -> list:
-    """Adjustments or refunds of the bets with ids from `low` to `high` (a round's: its bets' ids
-    lie there, and their file is sorted by bet id)."""
+    """Adjustments or refunds of the bets with ids from `low` to `high` (their file is sorted by bet
+    id)."""
     if low is None:
         return []
     rows = files.select(name, "bet_id BETWEEN ? AND ?", [low, high], bounds=("bet_id", low, high))
     return model_rows(model, rows)
+
+
+def _corrected(files: MonthFiles, correction: RoundCorrection | None) -> tuple[list, list]:
+    """The adjustments and the refunds a round's correction made: those of the re-settlement, or of
+    the incident that cancelled it (with other rounds' refunds when it cancelled several). A round
+    was corrected once or never (RoundCorrection), so most rounds read neither file."""
+    if correction is None:
+        return [], []
+    if correction.resettlement_id is not None:
+        rows = files.select("adjustments", "resettlement_id = ?", [correction.resettlement_id])
+        return model_rows(Adjustment, rows), []
+    if correction.incident_id is not None:
+        rows = files.select("refunds", "incident_id = ?", [correction.incident_id])
+        return [], model_rows(Refund, rows)
+    return [], []
 
 
 def _bets(files: MonthFiles, round_: Round, where: str, params: list) -> list[Bet]:
@@ -292,28 +310,32 @@ class Archive:
                 raise ArchiveError(f"Round {key.round_id} is not in {files.path('rounds')}")
             round_ = model_rows(Round, found)[0]
             round_.table = record.table
-            _outcomes([round_])
+            correction = _outcomes([round_]).get(round_.pk)
             if not rows:
                 return RecalledRound(round=round_, place=place)
-            return self._rows(files, round_, place)
+            return self._rows(files, round_, place, correction)
 
-    def _rows(self, files: MonthFiles, round_: Round, place: ArchivePlace) -> RecalledRound:
+    def _rows(
+        self, files: MonthFiles, round_: Round, place: ArchivePlace, correction: RoundCorrection | None
+    ) -> RecalledRound:
         """What the round page shows beside its spots (read from the document): the findings, the bets
         paid other than computed, adjustments and refunds (each with its bet), the shoe's neighbours."""
         pk, bounds = round_.pk, ("round_id", round_.pk, round_.pk)
-        findings = model_rows(Finding, files.select("findings", "round_id = ?", [pk], bounds=bounds))
-        differing = _bets(files, round_, "computed_returned IS NULL OR computed_returned <> returned", [])
-        low, high = files.aggregate(
-            "bets", "SELECT min(id), max(id) FROM {source} WHERE round_id = ?", [pk], bounds=bounds
-        )[0]
-        adjustments = _of_bets(files, "adjustments", Adjustment, low, high)
-        refunds = _of_bets(files, "refunds", Refund, low, high)
-        named = {row.bet_id for row in (*findings, *adjustments, *refunds) if row.bet_id is not None}
-        by_pk = {bet.pk: bet for bet in differing}
-        missing = sorted(named - set(by_pk))
-        if missing:
-            by_pk.update((bet.pk, bet) for bet in _bets(files, round_, "list_contains(?, id)", [missing]))
-        # Another round's bet may have an id between this round's (ids are taken as rounds arrive).
+        findings = []
+        if round_.finding_count:  # counted at ingest, with the rows
+            findings = model_rows(Finding, files.select("findings", "round_id = ?", [pk], bounds=bounds))
+        adjustments, refunds = _corrected(files, correction)
+        named = sorted({row.bet_id for row in (*findings, *adjustments, *refunds) if row.bet_id is not None})
+        # One read for the bets paid other than computed and those the rows above name.
+        read = _bets(
+            files,
+            round_,
+            "computed_returned IS NULL OR computed_returned <> returned OR list_contains(?, id)",
+            [named],
+        )
+        differing = [bet for bet in read if bet.difference != 0]  # None: not computed
+        by_pk = {bet.pk: bet for bet in read}
+        # An incident's refunds may be of other rounds too: keep this round's.
         adjustments = [row for row in adjustments if row.bet_id in by_pk]
         refunds = [row for row in refunds if row.bet_id in by_pk]
         for row in (*findings, *adjustments, *refunds):

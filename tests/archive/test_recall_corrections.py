@@ -8,13 +8,21 @@ from the archive. A proposal form given an archived round says how to restore it
 """
 
 import re
+from datetime import date
 
 import pytest
+from django.core.cache import cache
 
+from archive.drop import month_drop
+from archive.services import month_export, month_verify
+from archive.storage import archive_location
 from rounds.models import Bet, Incident
+from rounds.services.incidents import incident_cancel_round
 from tests.api_support import client_as
-from tests.archive.recall_support import RESTORE_CLS1, RESTORE_DLX1
-from tests.rounds.corrections_support import demo_user
+from tests.archive.recall_support import RESTORE_CLS1, RESTORE_DLX1, page_of, region
+from tests.archive.support import MARCH, ingest_document_at, rounds_of
+from tests.fixtures import round_document
+from tests.rounds.corrections_support import demo_user, renamed
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -119,3 +127,44 @@ def test_a_proposal_form_given_an_archived_round_says_how_to_restore_its_month(a
     )
     assert opened.status_code == 200 and RESTORE_CLS1 in opened.content.decode()
     assert not Incident.objects.filter(notes__text="checking").exists()
+
+
+def test_each_archived_round_of_an_incident_that_cancelled_two_lists_its_own_refunds(
+    history, tmp_path, settings, client
+):
+    """An incident ends with every round the game server sent as cancelled refunded: its refunds
+    name the bets of two rounds. Read back from the archive, each round's page lists its own refunds
+    alone, as it did before."""
+    settings.PITBOSS_ARCHIVE_URL = str(tmp_path / "archive")
+    first, second = (
+        ingest_document_at(
+            renamed(round_document("classic-network-failure-refunds"), suffix), date(2026, 3, 20), hours
+        )
+        for suffix, hours in (("-C1", 2), ("-C2", 3))
+    )
+    incident = Incident.objects.get(table=history.cls1, status="open")
+    incident_cancel_round(
+        incident=incident, round_=first, cancelled_by=demo_user("supervisor"), reason="network failure"
+    )
+    assert {refund.bet.round_id for refund in incident.refunds.all()} == {first.pk, second.pk}
+    client.force_login(demo_user("compliance"))
+    pages = {r.round_id: refunds_shown(page_of(client, r.round_id)) for r in (first, second)}
+
+    location = archive_location()
+    for table in (history.dlx1, history.cls1):
+        month_export(table, MARCH, location=location)
+        month_verify(table, MARCH)
+    month_drop(MARCH)
+    assert rounds_of(MARCH) == 0
+    cache.clear()
+
+    for round_ in (first, second):
+        shown = refunds_shown(page_of(client, round_.round_id))
+        assert shown == pages[round_.round_id]
+        own = [bet["bet_id"] for bet in round_document("classic-network-failure-refunds")["bets"]]
+        suffix = round_.round_id[-3:]
+        assert re.findall(r'<td class="code">([^<]+)</td>', shown) == [bet_id + suffix for bet_id in own]
+
+
+def refunds_shown(html: str) -> str:
+    return region(html, "<h2>Incident", "</section>")
