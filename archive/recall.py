@@ -240,28 +240,35 @@ def _players(*groups: list) -> None:
             row.player = players[row.player_id]
 
 
-def _of_bets(files: MonthFiles, name: str, model, low: int | None, high: int | None) -> list:
-    """Adjustments or refunds of the bets with ids from `low` to `high` (their file is sorted by bet
-    id)."""
-    if low is None:
-        return []
-    rows = files.select(name, "bet_id BETWEEN ? AND ?", [low, high], bounds=("bet_id", low, high))
-    return model_rows(model, rows)
+def _player_month_totals(files: MonthFiles, player, first: date, last: date) -> list[dict]:
+    """The player's bets of the period in one archived month, summed by gaming day and kind."""
+    grouped = files.aggregate(
+        "bets",
+        "SELECT gaming_day, kind, count(*), sum(wagered), sum(returned) FROM {source} "
+        "WHERE player_id = ? AND gaming_day BETWEEN ? AND ? GROUP BY gaming_day, kind",
+        [player.pk, first, last],
+        bounds=("gaming_day", first, last),
+    )
+    currency = files.record.table.currency
+    return [
+        {"day": day, "kind": kind, "currency": currency, "bets": n, "wagered": wagered, "returned": returned}
+        for day, kind, n, wagered, returned in grouped
+    ]
 
 
-def _corrected(files: MonthFiles, correction: RoundCorrection | None) -> tuple[list, list]:
-    """The adjustments and the refunds a round's correction made: those of the re-settlement, or of
-    the incident that cancelled it (with other rounds' refunds when it cancelled several). A round
-    was corrected once or never (RoundCorrection), so most rounds read neither file."""
-    if correction is None:
-        return [], []
-    if correction.resettlement_id is not None:
-        rows = files.select("adjustments", "resettlement_id = ?", [correction.resettlement_id])
-        return model_rows(Adjustment, rows), []
-    if correction.incident_id is not None:
-        rows = files.select("refunds", "incident_id = ?", [correction.incident_id])
-        return [], model_rows(Refund, rows)
-    return [], []
+def _corrected(files: MonthFiles, corrections) -> tuple[list[Adjustment], list[Refund]]:
+    """The adjustments and the refunds the rounds' corrections made: those of their re-settlements,
+    and of the incidents that cancelled them (with other rounds' refunds when one cancelled several).
+    A round was corrected once or never (RoundCorrection), so most rounds read neither file."""
+    resettlements = sorted({c.resettlement_id for c in corrections if c.resettlement_id is not None})
+    incidents = sorted({c.incident_id for c in corrections if c.incident_id is not None})
+    adjustments, refunds = [], []
+    if resettlements:
+        rows = files.select("adjustments", "list_contains(?, resettlement_id)", [resettlements])
+        adjustments = model_rows(Adjustment, rows)
+    if incidents:
+        refunds = model_rows(Refund, files.select("refunds", "list_contains(?, incident_id)", [incidents]))
+    return adjustments, refunds
 
 
 def _bets(files: MonthFiles, round_: Round, where: str, params: list) -> list[Bet]:
@@ -310,21 +317,19 @@ class Archive:
                 raise ArchiveError(f"Round {key.round_id} is not in {files.path('rounds')}")
             round_ = model_rows(Round, found)[0]
             round_.table = record.table
-            correction = _outcomes([round_]).get(round_.pk)
+            corrections = _outcomes([round_])
             if not rows:
                 return RecalledRound(round=round_, place=place)
-            return self._rows(files, round_, place, correction)
+            return self._rows(files, round_, place, corrections.values())
 
-    def _rows(
-        self, files: MonthFiles, round_: Round, place: ArchivePlace, correction: RoundCorrection | None
-    ) -> RecalledRound:
+    def _rows(self, files: MonthFiles, round_: Round, place: ArchivePlace, corrections) -> RecalledRound:
         """What the round page shows beside its spots (read from the document): the findings, the bets
         paid other than computed, adjustments and refunds (each with its bet), the shoe's neighbours."""
         pk, bounds = round_.pk, ("round_id", round_.pk, round_.pk)
         findings = []
         if round_.finding_count:  # counted at ingest, with the rows
             findings = model_rows(Finding, files.select("findings", "round_id = ?", [pk], bounds=bounds))
-        adjustments, refunds = _corrected(files, correction)
+        adjustments, refunds = _corrected(files, corrections)
         named = sorted({row.bet_id for row in (*findings, *adjustments, *refunds) if row.bet_id is not None})
         # One read for the bets paid other than computed and those the rows above name.
         read = _bets(
@@ -380,8 +385,9 @@ class Archive:
         bets, totals, count = [], [], 0
         for record in records:
             with MonthFiles(record) as files:
-                found, month_totals = self._player_month(files, player, first, last, limit)
-            bets += found
+                month_totals = _player_month_totals(files, player, first, last)
+                if month_totals:
+                    bets += self._player_month(files, player, first, last, limit)
             totals += month_totals
             count += sum(row["bets"] for row in month_totals)
         _newest_first(bets)
@@ -399,41 +405,22 @@ class Archive:
             bets = []
             for record in records:
                 with MonthFiles(record) as files:
-                    bets += self._player_month(files, player, first, last, limit=None)[0]
+                    bets += self._player_month(files, player, first, last, limit=None)
             _newest_first(bets)
             self._annotate(bets)
             yield from bets
 
     def _player_month(self, files: MonthFiles, player, first: date, last: date, limit: int | None):
         """The player's newest `limit` bets of the period in one archived month, each with its round,
-        refund and adjustment; and their totals by gaming day and kind."""
+        refund and adjustment."""
         where, params = "player_id = ? AND gaming_day BETWEEN ? AND ?", [player.pk, first, last]
         bounds = ("gaming_day", first, last)
-        grouped = files.aggregate(
-            "bets",
-            "SELECT gaming_day, kind, count(*), sum(wagered), sum(returned) FROM {source} "
-            f"WHERE {where} GROUP BY gaming_day, kind",
-            params,
-            bounds=bounds,
-        )
-        currency = files.record.table.currency
-        totals = [
-            {
-                "day": day,
-                "kind": kind,
-                "currency": currency,
-                "bets": n,
-                "wagered": wagered,
-                "returned": returned,
-            }
-            for day, kind, n, wagered, returned in grouped
-        ]
-        if not totals:
-            return [], []
         bets = model_rows(
             Bet,
             files.select("bets", where, params, bounds=bounds, order="round_id DESC, id DESC", limit=limit),
         )
+        if not bets:
+            return []
         round_ids = {bet.round_id for bet in bets}
         low, high = min(round_ids), max(round_ids)
         rounds = [
@@ -448,7 +435,7 @@ class Archive:
         ]
         for round_ in rounds:
             round_.table = files.record.table
-        _outcomes(rounds)
+        adjustments, refunds = _corrected(files, _outcomes(rounds).values())
         by_round = {r.pk: r for r in rounds}
         by_pk = {bet.pk: bet for bet in bets}
         breached = files.select(
@@ -460,23 +447,18 @@ class Archive:
             order="bet_id",
         )
         breached_bets = {row["bet_id"] for row in breached}
-        low_bet, high_bet = min(by_pk), max(by_pk)
         adjusted: dict[int, object] = {}
-        for adjustment in _of_bets(files, "adjustments", Adjustment, low_bet, high_bet):
+        for adjustment in adjustments:
             if adjustment.bet_id in by_pk:
                 adjusted[adjustment.bet_id] = adjusted.get(adjustment.bet_id, 0) + adjustment.amount
-        refunded = {
-            refund.bet_id: refund.amount
-            for refund in _of_bets(files, "refunds", Refund, low_bet, high_bet)
-            if refund.bet_id in by_pk
-        }
+        refunded = {refund.bet_id: refund.amount for refund in refunds if refund.bet_id in by_pk}
         for bet in bets:
             bet.round = by_round[bet.round_id]
             bet.player = player
             bet.breached = bet.pk in breached_bets
             bet.adjustment = adjusted.get(bet.pk)
             bet.refund = refunded.get(bet.pk)
-        return bets, totals
+        return bets
 
     @staticmethod
     def _annotate(bets: list[Bet]) -> None:

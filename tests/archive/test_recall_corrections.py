@@ -16,10 +16,11 @@ from django.core.cache import cache
 from archive.drop import month_drop
 from archive.services import month_export, month_verify
 from archive.storage import archive_location
-from rounds.models import Bet, Incident
+from rounds.models import Bet, Incident, Player
+from rounds.selectors import play_record_bets
 from rounds.services.incidents import incident_cancel_round
 from tests.api_support import client_as
-from tests.archive.recall_support import RESTORE_CLS1, RESTORE_DLX1, page_of, region
+from tests.archive.recall_support import PERIOD, RESTORE_CLS1, RESTORE_DLX1, page_of, region, shown_bet
 from tests.archive.support import MARCH, ingest_document_at, rounds_of
 from tests.fixtures import round_document
 from tests.rounds.corrections_support import demo_user, renamed
@@ -149,6 +150,12 @@ def test_each_archived_round_of_an_incident_that_cancelled_two_lists_its_own_ref
     assert {refund.bet.round_id for refund in incident.refunds.all()} == {first.pk, second.pk}
     client.force_login(demo_user("compliance"))
     pages = {r.round_id: refunds_shown(page_of(client, r.round_id)) for r in (first, second)}
+    # P7601 has three bets in each: the play record shows each one's refund.
+    player = Player.objects.get(external_id="P7601")
+    before = {
+        bet.bet_id: shown_bet(bet) for bet in play_record_bets(player).filter(round__in=[first.pk, second.pk])
+    }
+    assert len(before) == 6 and all(shown[REFUND] is not None for shown in before.values())
 
     location = archive_location()
     for table in (history.dlx1, history.cls1):
@@ -164,6 +171,12 @@ def test_each_archived_round_of_an_incident_that_cancelled_two_lists_its_own_ref
         own = [bet["bet_id"] for bet in round_document("classic-network-failure-refunds")["bets"]]
         suffix = round_.round_id[-3:]
         assert re.findall(r'<td class="code">([^<]+)</td>', shown) == [bet_id + suffix for bet_id in own]
+    record = client.get(f"/rounds/players/{player.external_id}/", PERIOD)
+    archived = {bet.bet_id: shown_bet(bet) for bet in record.context["archive"].bets}
+    assert {bet_id: archived[bet_id] for bet_id in before} == before
+
+
+REFUND = 10  # shown_bet's place of the bet's refund
 
 
 def refunds_shown(html: str) -> str:
