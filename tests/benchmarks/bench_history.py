@@ -470,7 +470,12 @@ def real_rounds_bytes(prefixes: list[str], history: dict) -> None:
             cursor.execute(f"CREATE TABLE {clone} (LIKE {table} INCLUDING ALL)")
             by_code = model in (Round, RoundKey)
             where = wanted if by_code else f"round_id IN (SELECT id FROM rounds_round WHERE {wanted})"
-            cursor.execute(f"INSERT INTO {clone} SELECT * FROM {table} WHERE {where}", patterns)
+            # In the order ingest wrote them, which decides how full the index pages are: by id, and
+            # the registry's bet ids sorted within each round (rounds.ingest.store).
+            order = "round_id, bet_id" if model is BetKey else "id"
+            cursor.execute(
+                f"INSERT INTO {clone} SELECT * FROM {table} WHERE {where} ORDER BY {order}", patterns
+            )
             cursor.execute(f"VACUUM ANALYZE {clone}")
         bet = clones["rounds_bet"]
         cursor.execute(
