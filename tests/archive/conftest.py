@@ -1,19 +1,14 @@
 from datetime import date
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
-from archive.drop import month_drop
-from archive.models import ArchiveStatus
-from archive.services import month_export, month_verify
-from archive.storage import archive_location
 from rounds.models import Bet
 from rounds.selectors import play_record_bets
 from rounds.services import void_propose
 from tests.api_support import client_as
 from tests.archive.recall_support import PERIOD, Before, csv_rows, page_of, shown_bet
-from tests.archive.support import MARCH, History, history_make, rounds_of
+from tests.archive.support import History, history_make, march_archived
 from tests.rounds.corrections_support import demo_user
 
 
@@ -51,11 +46,5 @@ def archived(history, tmp_path, settings):
             compliance.get(f"/rounds/players/{player.external_id}/", {"_export": "csv"})
         ),
     )
-    location = archive_location()
-    for table in (history.dlx1, history.cls1):
-        assert month_export(table, MARCH, location=location).status == ArchiveStatus.EXPORTED
-        assert month_verify(table, MARCH).status == ArchiveStatus.VERIFIED
-    month_drop(MARCH)
-    assert rounds_of(MARCH) == 0
-    cache.clear()  # the round page keeps its rows in the cache: read them from the archive
+    march_archived(history)
     return history, before, compliance, player, void

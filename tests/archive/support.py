@@ -14,10 +14,15 @@ from datetime import UTC, date, datetime, timedelta
 from itertools import islice
 
 import pyarrow as pa
+from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from pyarrow import fs
 
+from archive.drop import month_drop
+from archive.models import ArchiveStatus
+from archive.services import month_export, month_verify
+from archive.storage import archive_location
 from rounds.engine.rules import preset
 from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
@@ -78,6 +83,18 @@ def history_make() -> History:
         march=[plain, wrong, completed, cancelled],
         april=april,
     )
+
+
+def march_archived(history: History) -> None:
+    """March of both tables exported, verified and dropped, and the cache cleared (the round page
+    keeps its rows there): what is read of March now comes from the archive."""
+    location = archive_location()
+    for table in (history.dlx1, history.cls1):
+        assert month_export(table, MARCH, location=location).status == ArchiveStatus.EXPORTED
+        assert month_verify(table, MARCH).status == ArchiveStatus.VERIFIED
+    month_drop(MARCH)
+    assert rounds_of(MARCH) == 0
+    cache.clear()
 
 
 def boundless_march(*, players: int, seed: int, rounds: int) -> list[dict]:

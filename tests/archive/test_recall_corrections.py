@@ -11,17 +11,13 @@ import re
 from datetime import date
 
 import pytest
-from django.core.cache import cache
 
-from archive.drop import month_drop
-from archive.services import month_export, month_verify
-from archive.storage import archive_location
 from rounds.models import Bet, Incident, Player
 from rounds.selectors import play_record_bets
 from rounds.services.incidents import incident_cancel_round
 from tests.api_support import client_as
 from tests.archive.recall_support import PERIOD, RESTORE_CLS1, RESTORE_DLX1, page_of, region, shown_bet
-from tests.archive.support import MARCH, ingest_document_at, rounds_of
+from tests.archive.support import ingest_document_at, march_archived
 from tests.fixtures import round_document
 from tests.rounds.corrections_support import demo_user, renamed
 
@@ -157,13 +153,7 @@ def test_each_archived_round_of_an_incident_that_cancelled_two_lists_its_own_ref
     }
     assert len(before) == 6 and all(shown[REFUND] is not None for shown in before.values())
 
-    location = archive_location()
-    for table in (history.dlx1, history.cls1):
-        month_export(table, MARCH, location=location)
-        month_verify(table, MARCH)
-    month_drop(MARCH)
-    assert rounds_of(MARCH) == 0
-    cache.clear()
+    march_archived(history)
 
     for round_ in (first, second):
         shown = refunds_shown(page_of(client, round_.round_id))

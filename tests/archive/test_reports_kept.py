@@ -6,15 +6,11 @@ import re
 from datetime import date
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
-from archive.drop import month_drop
-from archive.services import month_export, month_verify
-from archive.storage import archive_location
 from reports.models import ReportDocument, RunStatus
 from reports.services import report_run_start
-from tests.archive.support import MARCH, rounds_of
+from tests.archive.support import march_archived
 from tests.rounds.corrections_support import demo_user
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
@@ -57,12 +53,6 @@ def test_an_archived_days_reports_and_pdfs_stay_as_issued(
     assert {"daily_rtp", "exposure"} <= set(before)
     assert b"CLS1" in before[f"/reports/daily/?day={DAY}"]
 
-    location = archive_location()
-    for table in (history.dlx1, history.cls1):
-        month_export(table, MARCH, location=location)
-        month_verify(table, MARCH)
-    month_drop(MARCH)
-    assert rounds_of(MARCH) == 0
-    cache.clear()
+    march_archived(history)
 
     assert shown(compliance) == before
