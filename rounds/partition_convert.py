@@ -9,6 +9,7 @@ database's empty tables.
 """
 
 import re
+from functools import partial
 
 from django.db import connection
 
@@ -46,8 +47,9 @@ def partitioned_prepare(table: str, key: str, today) -> None:
         )
         cursor.execute(f"ALTER TABLE {quote(new)} ALTER COLUMN {quote(key)} SET NOT NULL")
         _id_sequence_create(cursor, table, new)
-        _constraints_copy(cursor, table, new, key)
-        _indexes_copy(cursor, table, new, key)
+        with_key = partial(_with_key, key=key)
+        _constraints_copy(cursor, table, new, primary=with_key, unique=with_key)
+        _indexes_copy(cursor, table, new, unique=with_key)
         _partitions_create(cursor, table, new, key, today)
 
 
@@ -101,9 +103,10 @@ def partitioned_swap(table: str) -> None:
             cursor.execute("SELECT setval(%s, %s, %s)", [sequence, *last_value])
 
 
-def table_unpartition(table: str, key: str) -> None:
+def table_unpartition(table: str, key: str, *, unique_with_key: bool = True) -> None:
     """The reverse (migration rounds/0017 backwards): `table` one plain table again, its rows and
-    the names of its indexes and constraints kept (its keys keep the partition key)."""
+    the names of its indexes and constraints kept. Its primary key is its id alone again; its unique
+    constraints keep the partition key unless `unique_with_key` is false (it was added to them)."""
     quote = connection.ops.quote_name
     new = table + TEMPORARY
     sequence = f"{table}_id_seq"
@@ -112,8 +115,10 @@ def table_unpartition(table: str, key: str) -> None:
             f"CREATE TABLE {quote(new)} (LIKE {quote(table)} INCLUDING DEFAULTS INCLUDING CONSTRAINTS "
             "INCLUDING STORAGE INCLUDING COMPRESSION)"
         )
-        _constraints_copy(cursor, table, new, key)
-        _indexes_copy(cursor, table, new, key)
+        without_key = partial(_without_key, key=key)
+        unique = _as_it_is if unique_with_key else without_key
+        _constraints_copy(cursor, table, new, primary=without_key, unique=unique)
+        _indexes_copy(cursor, table, new, unique=unique)
         cursor.execute(f"INSERT INTO {quote(new)} SELECT * FROM {quote(table)}")
         cursor.execute(f"ALTER SEQUENCE {quote(sequence)} OWNED BY NONE")
         _drop(cursor, table)
@@ -182,14 +187,31 @@ def _temporary(name: str) -> str:
 def _with_key(columns_definition: str, key: str) -> str:
     """'UNIQUE (a, b)' -> 'UNIQUE (a, b, key)': PostgreSQL enforces uniqueness in a partitioned
     table only with its partition key."""
-    head, columns, tail = re.match(r"^(.*?\()(.*?)(\).*)$", columns_definition, re.S).groups()
+    head, columns, tail = _columns_split(columns_definition)
     names = [name.strip().strip('"') for name in columns.split(",")]
     return columns_definition if key in names else f"{head}{columns}, {key}{tail}"
 
 
-def _constraints_copy(cursor, table: str, new: str, key: str) -> None:
+def _without_key(columns_definition: str, key: str) -> str:
+    """'PRIMARY KEY (id, key)' -> 'PRIMARY KEY (id)': the reverse of _with_key."""
+    head, columns, tail = _columns_split(columns_definition)
+    kept = [name.strip() for name in columns.split(",") if name.strip().strip('"') != key]
+    return f"{head}{', '.join(kept)}{tail}"
+
+
+def _as_it_is(columns_definition: str) -> str:
+    return columns_definition
+
+
+def _columns_split(columns_definition: str) -> tuple[str, str, str]:
+    """'UNIQUE (a, b) ...' -> ('UNIQUE (', 'a, b', ') ...')."""
+    return re.match(r"^(.*?\()(.*?)(\).*)$", columns_definition, re.S).groups()
+
+
+def _constraints_copy(cursor, table: str, new: str, *, primary, unique) -> None:
     """The primary key, unique constraints and foreign keys of `table` on `new`, under temporary
-    names."""
+    names; the definitions of the primary key and of unique constraints as `primary` and `unique`
+    make them."""
     quote = connection.ops.quote_name
     cursor.execute(
         "SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint "
@@ -197,14 +219,16 @@ def _constraints_copy(cursor, table: str, new: str, key: str) -> None:
         [table],
     )
     for name, kind, definition in cursor.fetchall():
-        if kind in ("p", "u"):
-            definition = _with_key(definition, key)
+        if kind == "p":
+            definition = primary(definition)
+        elif kind == "u":
+            definition = unique(definition)
         temporary = _temporary(name)
         cursor.execute(f"ALTER TABLE {quote(new)} ADD CONSTRAINT {quote(temporary)} {definition}")
 
 
-def _indexes_copy(cursor, table: str, new: str, key: str) -> None:
-    """The other indexes of `table` on `new` (a unique one with the partition key)."""
+def _indexes_copy(cursor, table: str, new: str, *, unique) -> None:
+    """The other indexes of `table` on `new` (a unique one's columns as `unique` makes them)."""
     quote = connection.ops.quote_name
     cursor.execute(
         "SELECT index.relname, pg_get_indexdef(pg_index.indexrelid), pg_index.indisunique "
@@ -213,12 +237,12 @@ def _indexes_copy(cursor, table: str, new: str, key: str) -> None:
         "(SELECT 1 FROM pg_constraint WHERE conindid = pg_index.indexrelid)",
         [table],
     )
-    for name, definition, unique in cursor.fetchall():
+    for name, definition, is_unique in cursor.fetchall():
         temporary = _temporary(name)
         using = definition.split(" USING ", 1)[1]
-        if unique:
-            using = _with_key(using, key)
-        index = "UNIQUE INDEX" if unique else "INDEX"
+        if is_unique:
+            using = unique(using)
+        index = "UNIQUE INDEX" if is_unique else "INDEX"
         cursor.execute(f"CREATE {index} {quote(temporary)} ON {quote(new)} USING {using}")
 
 

@@ -24,6 +24,10 @@ PARTITIONED = {
     "rounds_refund": "gaming_day",
 }
 
+# The tables whose unique constraints named their partition key before this migration (a day
+# total's day); the others had it added, and lose it again on the way back.
+KEY_IN_UNIQUE_BEFORE = {"rounds_tabledaytotal", "rounds_tabledaypatternhits", "rounds_playerdaytotal"}
+
 # What points at a round or a bet from outside its month, to the registry (same ids).
 REGISTRY_LINKS = [
     ("rounds_resettlement", "round_id", "rounds_roundkey"),
@@ -67,7 +71,7 @@ def unpartition(apps, schema_editor):
             cursor.execute(f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS {table}_{column}_registered")
     for table, key in PARTITIONED.items():
         if is_partitioned(table):
-            table_unpartition(table, key)
+            table_unpartition(table, key, unique_with_key=table in KEY_IN_UNIQUE_BEFORE)
 
 
 class Migration(migrations.Migration):
