@@ -206,16 +206,16 @@ def _groups_within(parquet: pq.ParquetFile, bounds) -> list[int]:
     return kept
 
 
-def _outcomes(rounds: list[Round]) -> dict[int, RoundCorrection]:
+def _outcomes(rounds: list[Round]) -> list[RoundCorrection]:
     """Each round's outcome: its status as sent and its correction (kept in the database). Returns
-    the corrections by round."""
+    the corrections."""
     corrections = RoundCorrection.objects.only("kind", "resettlement_id", "incident_id").in_bulk(
         [r.pk for r in rounds]
     )
     for round_ in rounds:
         correction = corrections.get(round_.pk)
         round_.outcome = outcome_of(round_.status, correction and correction.kind).value
-    return corrections
+    return list(corrections.values())
 
 
 def _dropped_months(first: date, last: date) -> models.QuerySet:
@@ -256,7 +256,9 @@ def _player_month_totals(files: MonthFiles, player, first: date, last: date) -> 
     ]
 
 
-def _corrected(files: MonthFiles, corrections) -> tuple[list[Adjustment], list[Refund]]:
+def _corrected(
+    files: MonthFiles, corrections: list[RoundCorrection]
+) -> tuple[list[Adjustment], list[Refund]]:
     """The adjustments and the refunds the rounds' corrections made: those of their re-settlements,
     and of the incidents that cancelled them (with other rounds' refunds when one cancelled several).
     A round was corrected once or never (RoundCorrection), so most rounds read neither file."""
@@ -320,9 +322,11 @@ class Archive:
             corrections = _outcomes([round_])
             if not rows:
                 return RecalledRound(round=round_, place=place)
-            return self._rows(files, round_, place, corrections.values())
+            return self._rows(files, round_, place, corrections)
 
-    def _rows(self, files: MonthFiles, round_: Round, place: ArchivePlace, corrections) -> RecalledRound:
+    def _rows(
+        self, files: MonthFiles, round_: Round, place: ArchivePlace, corrections: list[RoundCorrection]
+    ) -> RecalledRound:
         """What the round page shows beside its spots (read from the document): the findings, the bets
         paid other than computed, adjustments and refunds (each with its bet), the shoe's neighbours."""
         pk, bounds = round_.pk, ("round_id", round_.pk, round_.pk)
@@ -435,7 +439,7 @@ class Archive:
         ]
         for round_ in rounds:
             round_.table = files.record.table
-        adjustments, refunds = _corrected(files, _outcomes(rounds).values())
+        adjustments, refunds = _corrected(files, _outcomes(rounds))
         by_round = {r.pk: r for r in rounds}
         by_pk = {bet.pk: bet for bet in bets}
         breached = files.select(

@@ -155,12 +155,11 @@ def test_each_archived_round_of_an_incident_that_cancelled_two_lists_its_own_ref
 
     march_archived(history)
 
-    for round_ in (first, second):
+    bet_ids = [bet["bet_id"] for bet in round_document("classic-network-failure-refunds")["bets"]]
+    for round_, suffix in ((first, "-C1"), (second, "-C2")):
         shown = refunds_shown(page_of(client, round_.round_id))
         assert shown == pages[round_.round_id]
-        own = [bet["bet_id"] for bet in round_document("classic-network-failure-refunds")["bets"]]
-        suffix = round_.round_id[-3:]
-        assert re.findall(r'<td class="code">([^<]+)</td>', shown) == [bet_id + suffix for bet_id in own]
+        assert re.findall(r'<td class="code">([^<]+)</td>', shown) == [bet_id + suffix for bet_id in bet_ids]
     record = client.get(f"/rounds/players/{player.external_id}/", PERIOD)
     archived = {bet.bet_id: shown_bet(bet) for bet in record.context["archive"].bets}
     assert {bet_id: archived[bet_id] for bet_id in before} == before
