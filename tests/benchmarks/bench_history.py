@@ -31,7 +31,9 @@ into tables of their own (real rows as ingest writes them, which synthetic ones 
 Last, the archive round trip on the oldest month (past the hot window): every table's export and
 verification (every file read back), rows per second both ways, the archive's bytes per bet (goal
 <= 40), the month's partitions dropped, and the page of its biggest BND1 round, p99 from the archive
-against the same page's while it was in the database (goal <= 3x).
+against the same page's while it was in the database (goal <= 3x). Then ten years of one Boundless
+table as Pitboss keeps them: the hot window in PostgreSQL, older months in the archive, and every
+archived round's and bet's key still in PostgreSQL's registry.
 """
 
 import os
@@ -98,8 +100,10 @@ def bench(database: str, scale: float) -> None:
     helpers_drop()
     _build_summary(timings, full_rounds, full_bets)
     _compare(measured["one month"], measured["whole history"])
-    real_rounds_bytes(["ONE-", "ALL-"], bytes_per_bet())
-    archive_round_trip(database, session)  # last: it drops the oldest month
+    real = real_rounds_bytes(["ONE-", "ALL-"], bytes_per_bet())
+    archive_per_bet = archive_round_trip(database, session)  # last: it drops the oldest month
+    if archive_per_bet is not None:
+        ten_years_as_kept(real, archive_per_bet)
 
 
 # --- building ---------------------------------------------------------------------------------------
@@ -441,11 +445,12 @@ def _goal_line(label: str, per_bet: float) -> None:
     )
 
 
-def real_rounds_bytes(prefixes: list[str], history: dict) -> None:
+def real_rounds_bytes(prefixes: list[str], history: dict) -> dict:
     """Bytes per bet of the rounds ingested for real whose ids start with `prefixes` (rows as ingest
     writes them): their rows copied into tables of their own (same columns and indexes), measured
     after VACUUM ANALYZE, with the day totals of a day of such rounds at a round a minute. Then ten
-    years of one such table, by these rows and by the history's."""
+    years of one such table all hot, by these rows and by the history's. {"hot": B/bet with the day
+    totals, "registry": the registry's B/bet (round and bet keys)}."""
     from django.db import connection
 
     from rounds.models import (
@@ -517,3 +522,30 @@ def real_rounds_bytes(prefixes: list[str], history: dict) -> None:
             f"      by {label} ({per_bet + day_share:.1f} B/bet): {total / 1e12:.1f} TB, "
             f"{total / 1e13:.2f} TB a year"
         )
+    registry = sum(sizes[clones[model._meta.db_table]] for model in (RoundKey, BetKey)) / bets
+    return {"hot": rows + day_share, "registry": registry}
+
+
+def ten_years_as_kept(real: dict, archive_per_bet: float) -> None:
+    """Ten years of one Boundless table as Pitboss keeps them: the hot window (the current month and
+    PITBOSS_HOT_MONTHS before it) whole in PostgreSQL, every older month in the archive, and its
+    round and bet keys still in PostgreSQL's registry (kept for good: no later round may take an
+    id). `real` is real_rounds_bytes's answer; `archive_per_bet` the archive's B/bet."""
+    from django.conf import settings
+
+    bets_a_month = BETS_A_DAY * DAYS_IN_TEN_YEARS / 120
+    hot_months = settings.PITBOSS_HOT_MONTHS + 1
+    hot = real["hot"] * bets_a_month * hot_months
+    registry = real["registry"] * bets_a_month * (120 - hot_months)
+    archive = archive_per_bet * bets_a_month * (120 - hot_months)
+    registry_a_year = real["registry"] * bets_a_month * 12
+    print(
+        f"   10 years of one Boundless table as kept: {hot_months} months hot, {120 - hot_months} "
+        f"archived ({archive_per_bet:.1f} B/bet), their keys in the registry ({real['registry']:.1f} B/bet):"
+    )
+    print(
+        f"      PostgreSQL: {(hot + registry) / 1e12:.2f} TB (the hot window {hot / 1e12:.2f} TB, the "
+        f"archived months' keys {registry / 1e12:.2f} TB), growing {registry_a_year / 1e12:.2f} "
+        f"TB a year once the window is full; the archive: {archive / 1e12:.2f} TB",
+        flush=True,
+    )

@@ -15,12 +15,12 @@ def verdict(value: float, goal: float) -> str:
     return "met" if value <= goal else "NOT met"
 
 
-def archive_round_trip(database: str, session: str) -> None:
+def archive_round_trip(database: str, session: str) -> float | None:
     """The archive round trip on the history's oldest month (past the hot window): every table's
     export (rows/s written) and verification (every file read back and held against the database:
     rows/s read), the archive's bytes per bet (goal <= 40), then the month dropped; and the page of
     its biggest BND1 round before and after, p99 under gunicorn with wrk: archived / hot (goal <= 3x),
-    and each against its run's baseline page."""
+    and each against its run's baseline page. The archive's bytes per bet (None: no round to page)."""
     import tempfile
 
     from archive.drop import month_drop
@@ -42,7 +42,7 @@ def archive_round_trip(database: str, session: str) -> None:
     )
     if biggest is None:
         print(f"   archive round trip: no BND1 round in {month:%Y-%m}")
-        return
+        return None
     round_id, bets_of_round = biggest
     path = f"/rounds/{round_id}/"
     print(
@@ -91,6 +91,7 @@ def archive_round_trip(database: str, session: str) -> None:
         f"the baseline page: {relative:.2f}x)",
         flush=True,
     )
+    return per_bet
 
 
 def _round_page(database: str, session: str, path: str, label: str) -> dict:
