@@ -13,8 +13,9 @@ measured again, in the same run; each figure is given as whole history / one mon
 
 - the round list (newest page, filtered, one gaming day, a mid-month keyset page) and the page of a
   300-player Boundless round ingested for real: p99 under gunicorn with wrk, as bench_pages measures
-  them (its helpers); goal <= 1.2x. Also given against each run's baseline page, which takes out a
-  change in the machine's load between the two;
+  them (its helpers), each page 3 times in turn and the median kept (history_pages); goal <= 1.2x.
+  Also given against each run's baseline page, which takes out a change in the machine's load
+  between the two;
 - ingest of a 5,000-player Boundless round (round_ingest, as bench_ingest: the median of the rounds
   after the first); goal <= 1.1x;
 - the daily job for one day (bench_reports's: table_day_compute for every table, then totals_compute,
@@ -36,6 +37,7 @@ table as Pitboss keeps them: the hot window in PostgreSQL, older months in the a
 archived round's and bet's key still in PostgreSQL's registry.
 """
 
+import gc
 import os
 import shutil
 import statistics
@@ -241,51 +243,50 @@ def _measure(label: str, database: str, page_round: str, cursor: str, session: s
 def _pages(database: str, page_round: str, cursor: str, session: str) -> dict:
     from urllib.parse import quote
 
-    from .bench_pages import WRK, _cookie_name, _figures, _wrk
-    from .pages_urls import BASELINE
+    from .bench_pages import WRK, _cookie_name
+    from .history_pages import SAMPLES, pages_in_turn
 
-    pages = [
-        ("round list, newest page", "/rounds/"),
-        ("round list, filtered (table, has findings)", "/rounds/?table=DLX1&has_findings=true"),
-        (f"round list, one gaming day (?day={LIST_DAY})", f"/rounds/?day={LIST_DAY}"),
-        ("round list, mid-month page (keyset ?before=)", f"/rounds/?before={quote(cursor)}"),
-        (f"round page, {PAGE_ROUND_PLAYERS}-player Boundless round", f"/rounds/{page_round}/"),
-    ]
+    pages = {
+        "round list, newest page": "/rounds/",
+        "round list, filtered (table, has findings)": "/rounds/?table=DLX1&has_findings=true",
+        f"round list, one gaming day (?day={LIST_DAY})": f"/rounds/?day={LIST_DAY}",
+        "round list, mid-month page (keyset ?before=)": f"/rounds/?before={quote(cursor)}",
+        f"round page, {PAGE_ROUND_PLAYERS}-player Boundless round": f"/rounds/{page_round}/",
+    }
     headers = ["-H", f"Cookie: {_cookie_name()}={session}"]
     with gunicorn(database, workers=2, settings_module="tests.benchmarks.pages_settings") as base:
-        print(f"      gunicorn -w 2, {' '.join(WRK)}, signed in as compliance:", flush=True)
-        before = _wrk(base + "/" + BASELINE, headers)
-        results = {}
-        for title, path in pages:
-            results[title] = _wrk(base + path, headers)
-            print(f"      {title}: {_figures(*results[title])}", flush=True)
-        after = _wrk(base + "/" + BASELINE, headers)
-    baseline = (before[1] + after[1]) / 2
-    print(
-        f"      baseline page (signed in, one query), mean p99 before and after: {baseline:.1f} ms "
-        f"({before[1]:.1f} and {after[1]:.1f} ms)",
-        flush=True,
-    )
-    return {"baseline": baseline, **{title: p99 for title, (_, p99) in results.items()}}
+        print(
+            f"      gunicorn -w 2, {' '.join(WRK)}, each page {SAMPLES} times in turn, signed in as "
+            "compliance:",
+            flush=True,
+        )
+        results, baseline = pages_in_turn(base, pages, headers)
+    for title, figures in results.items():
+        print(f"      {title}: {figures}", flush=True)
+    print(f"      baseline page (signed in, one query), before the first turn and after each: {baseline}")
+    return {"baseline": baseline.p99, **{title: figures.p99 for title, figures in results.items()}}
 
 
 def _ingest(prefix: str) -> dict:
     """The median seconds of round_ingest of bench_ingest's 5,000-player rounds (ids prefixed), and
     the seconds simulating them took: the same Python work in every run, a reference for the
-    machine's load (a shared machine's swings as much as what is measured)."""
+    machine's load (a shared machine's swings as much as what is measured). With the seconds
+    Python's garbage collector took in both, and the objects it tracks in this process."""
     from rounds.ingest import round_ingest
 
     from .bench_ingest import PLAYERS, _prefix_ids, _rounds
 
-    started = time.perf_counter()
-    documents = _rounds(PLAYERS, INGEST_ROUNDS, seed=2026)
-    reference = time.perf_counter() - started
-    seconds = []
-    for document in documents:
-        _prefix_ids(document, prefix)
+    with _CollectorTime() as collector:
         started = time.perf_counter()
-        round_ingest(document=document)
-        seconds.append(time.perf_counter() - started)
+        documents = _rounds(PLAYERS, INGEST_ROUNDS, seed=2026)
+        reference = time.perf_counter() - started
+        reference_collecting = collector.seconds
+        seconds = []
+        for document in documents:
+            _prefix_ids(document, prefix)
+            started = time.perf_counter()
+            round_ingest(document=document)
+            seconds.append(time.perf_counter() - started)
     median = statistics.median(seconds[1:])
     print(
         f"      round_ingest of a {PLAYERS:,}-player Boundless round: "
@@ -293,7 +294,32 @@ def _ingest(prefix: str) -> dict:
         + f" s (median after the first: {median:.3f} s); simulating them: {reference:.2f} s",
         flush=True,
     )
+    print(
+        f"      (Python's garbage collector: {reference_collecting:.2f} s of the simulating, "
+        f"{collector.seconds - reference_collecting:.2f} s of the ingests; {collector.objects:,} objects "
+        "tracked in this process)",
+        flush=True,
+    )
     return {"median": median, "reference": reference}
+
+
+class _CollectorTime:
+    """The seconds the garbage collector runs while the block does (gc.callbacks)."""
+
+    def __enter__(self):
+        self.seconds, self._started = 0.0, 0.0
+        self.objects = len(gc.get_objects())
+        gc.callbacks.append(self._tick)
+        return self
+
+    def __exit__(self, *exc_info):
+        gc.callbacks.remove(self._tick)
+
+    def _tick(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._started
 
 
 def _daily_job() -> dict:

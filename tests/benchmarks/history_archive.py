@@ -95,19 +95,14 @@ def archive_round_trip(database: str, session: str) -> float | None:
 
 
 def _round_page(database: str, session: str, path: str, label: str) -> dict:
-    """p99 of the round page at `path` and of the baseline page (mean of before and after), in ms."""
-    from .bench_pages import WRK, _cookie_name, _figures, _wrk
-    from .pages_urls import BASELINE
+    """p99 of the round page at `path` and of the baseline page (medians of history_pages's turns), in
+    ms."""
+    from .bench_pages import WRK, _cookie_name
+    from .history_pages import pages_in_turn
 
     headers = ["-H", f"Cookie: {_cookie_name()}={session}"]
     with gunicorn(database, workers=2, settings_module="tests.benchmarks.pages_settings") as base:
-        before = _wrk(base + "/" + BASELINE, headers)
-        rate, p99 = _wrk(base + path, headers)
-        after = _wrk(base + "/" + BASELINE, headers)
-    baseline = (before[1] + after[1]) / 2
-    print(
-        f"      round page {label}: {_figures(rate, p99)} ({' '.join(WRK)}; baseline page p99 "
-        f"{baseline:.1f} ms)",
-        flush=True,
-    )
-    return {"page": p99, "baseline": baseline}
+        results, baseline = pages_in_turn(base, {label: path}, headers)
+    page = results[label]
+    print(f"      round page {label}: {page} ({' '.join(WRK)}; baseline page: {baseline})", flush=True)
+    return {"page": page.p99, "baseline": baseline.p99}
