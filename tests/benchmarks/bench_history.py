@@ -20,7 +20,8 @@ measured again, in the same run; each figure is given as whole history / one mon
   after the first); goal <= 1.1x;
 - the daily job for one day (bench_reports's: table_day_compute for every table, then totals_compute,
   best of 3) for bench_reports's day, 2026-11-20; goal <= 1.1x. These two are also given against a
-  load reference: the seconds each run takes to simulate the same 5,000-player rounds in Python.
+  load reference: the seconds each run takes to simulate the same 5,000-player rounds in Python,
+  the garbage collector paused.
 
 Then bytes per bet: after VACUUM ANALYZE, the size on disk (table, TOAST and indexes) of every table
 written per round, divided by the bets stored, per table and the documents' share, with what ten
@@ -51,7 +52,7 @@ GOAL_PAGES = 1.2
 GOAL_INGEST = 1.1
 GOAL_JOB = 1.1
 GOAL_BYTES_PER_BET = 300
-INGEST_ROUNDS = 5  # 5,000-player rounds ingested in each run; the median is of those after the first
+INGEST_ROUNDS = 9  # 5,000-player rounds ingested in each run; the median is of those after the first
 PAGE_ROUND_PLAYERS = 300
 MID_MONTH = datetime(2026, 11, 15, 12, tzinfo=UTC)  # the keyset page starts at the last round before it
 LIST_DAY = date(2026, 11, 12)
@@ -270,18 +271,23 @@ def _pages(database: str, page_round: str, cursor: str, session: str) -> dict:
 def _ingest(prefix: str) -> dict:
     """The median seconds of round_ingest of bench_ingest's 5,000-player rounds (ids prefixed), and
     the seconds simulating them took: the same Python work in every run, a reference for the
-    machine's load (a shared machine's swings as much as what is measured). With the seconds
-    Python's garbage collector took in both, and the objects it tracks in this process."""
+    machine's load (a shared machine's swings as much as what is measured). The reference runs with
+    the garbage collector paused: run 8c found it was more than half the simulating, and that half
+    grew with the objects this process had made by then (1.76x between the two measurements), not
+    with the machine's load. With the collector's seconds in the ingests."""
     from rounds.ingest import round_ingest
 
     from .bench_ingest import PLAYERS, _prefix_ids, _rounds
 
-    with _CollectorTime() as collector:
+    gc.disable()
+    try:
         started = time.perf_counter()
         documents = _rounds(PLAYERS, INGEST_ROUNDS, seed=2026)
         reference = time.perf_counter() - started
-        reference_collecting = collector.seconds
-        seconds = []
+    finally:
+        gc.enable()
+    seconds = []
+    with _CollectorTime() as collector:
         for document in documents:
             _prefix_ids(document, prefix)
             started = time.perf_counter()
@@ -291,13 +297,9 @@ def _ingest(prefix: str) -> dict:
     print(
         f"      round_ingest of a {PLAYERS:,}-player Boundless round: "
         + ", ".join(f"{s:.3f}" for s in seconds)
-        + f" s (median after the first: {median:.3f} s); simulating them: {reference:.2f} s",
-        flush=True,
-    )
-    print(
-        f"      (Python's garbage collector: {reference_collecting:.2f} s of the simulating, "
-        f"{collector.seconds - reference_collecting:.2f} s of the ingests; {collector.objects:,} objects "
-        "tracked in this process)",
+        + f" s (median after the first: {median:.3f} s; the garbage collector {collector.seconds:.2f} s of "
+        f"them all, {collector.objects:,} objects tracked); simulating them, the collector paused: "
+        f"{reference:.2f} s",
         flush=True,
     )
     return {"median": median, "reference": reference}
