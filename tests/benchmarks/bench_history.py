@@ -46,7 +46,7 @@ import time
 from datetime import UTC, date, datetime
 
 from .history_archive import archive_round_trip, verdict
-from .support import gunicorn, scratch_database
+from .support import CollectorTime, gunicorn, scratch_database
 
 GOAL_PAGES = 1.2
 GOAL_INGEST = 1.1
@@ -294,7 +294,7 @@ def _ingest(prefix: str) -> dict:
     gc.collect()
     gc.freeze()
     try:
-        with _CollectorTime() as collector:
+        with CollectorTime() as collector:
             for document in documents:
                 _prefix_ids(document, prefix)
                 started = time.perf_counter()
@@ -312,25 +312,6 @@ def _ingest(prefix: str) -> dict:
         flush=True,
     )
     return {"median": median, "reference": reference}
-
-
-class _CollectorTime:
-    """The seconds the garbage collector runs while the block does (gc.callbacks)."""
-
-    def __enter__(self):
-        self.seconds, self._started = 0.0, 0.0
-        self.objects = len(gc.get_objects())
-        gc.callbacks.append(self._tick)
-        return self
-
-    def __exit__(self, *exc_info):
-        gc.callbacks.remove(self._tick)
-
-    def _tick(self, phase: str, info: dict) -> None:
-        if phase == "start":
-            self._started = time.perf_counter()
-        else:
-            self.seconds += time.perf_counter() - self._started
 
 
 def _daily_job() -> dict:

@@ -1,5 +1,7 @@
-"""What the PostgreSQL benchmarks share: a scratch database, and Pitboss under gunicorn on loopback."""
+"""What the PostgreSQL benchmarks share: a scratch database, Pitboss under gunicorn on loopback, and the
+garbage collector's seconds in a block."""
 
+import gc
 import os
 import socket
 import subprocess
@@ -81,3 +83,22 @@ def _wait_for(port: int) -> None:
                 return
         time.sleep(0.2)
     raise RuntimeError("gunicorn did not start in 60 s")
+
+
+class CollectorTime:
+    """The seconds the garbage collector runs while the block does (gc.callbacks)."""
+
+    def __enter__(self):
+        self.seconds, self._started = 0.0, 0.0
+        self.objects = len(gc.get_objects())
+        gc.callbacks.append(self._tick)
+        return self
+
+    def __exit__(self, *exc_info):
+        gc.callbacks.remove(self._tick)
+
+    def _tick(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._started
