@@ -43,7 +43,19 @@ from .window import hot_window_start
 
 RESTORE_COMMAND = "python manage.py archive_restore {table} {month:%Y-%m}"
 # What the play record shows of a round: never its document (megabytes for a big round).
-ROUND_SHOWN = ["id", "round_id", "table_id", "opened_at", "gaming_day", "status", "shoe_id", "number"]
+# A bet's round as the play record shows it, and its findings' count (counted at ingest, with the
+# rows): the month's findings file is read only when a round counted some.
+ROUND_SHOWN = [
+    "id",
+    "round_id",
+    "table_id",
+    "opened_at",
+    "gaming_day",
+    "status",
+    "shoe_id",
+    "number",
+    "finding_count",
+]
 
 
 def archive_place(record: ArchivedMonth) -> ArchivePlace:
@@ -442,15 +454,17 @@ class Archive:
         adjustments, refunds = _corrected(files, _outcomes(rounds))
         by_round = {r.pk: r for r in rounds}
         by_pk = {bet.pk: bet for bet in bets}
-        breached = files.select(
-            "findings",
-            "code = 'limit_breached' AND round_id BETWEEN ? AND ?",
-            [low, high],
-            columns=["bet_id", "round_id", "code"],
-            bounds=("round_id", low, high),
-            order="bet_id",
-        )
-        breached_bets = {row["bet_id"] for row in breached}
+        breached_bets = set()
+        if any(round_.finding_count for round_ in rounds):
+            breached = files.select(
+                "findings",
+                "code = 'limit_breached' AND round_id BETWEEN ? AND ?",
+                [low, high],
+                columns=["bet_id", "round_id", "code"],
+                bounds=("round_id", low, high),
+                order="bet_id",
+            )
+            breached_bets = {row["bet_id"] for row in breached}
         adjusted: dict[int, object] = {}
         for adjustment in adjustments:
             if adjustment.bet_id in by_pk:
