@@ -33,6 +33,7 @@ from rounds.choices import ProposalStatus
 from rounds.models import Adjustment, Bet, Finding, Refund, Round, RoundCorrection, VoidLine
 from rounds.outcome import outcome_of
 from rounds.partitions import month_of
+from rounds.querysets import PAID_OTHER_THAN_COMPUTED
 from rounds.recall import ArchivePlace, PlayerArchive, RecalledRound
 from rounds.registry import RoundKey
 
@@ -351,7 +352,7 @@ class Archive:
         read = _bets(
             files,
             round_,
-            "computed_returned IS NULL OR computed_returned <> returned OR list_contains(?, id)",
+            f"{PAID_OTHER_THAN_COMPUTED} OR list_contains(?, id)",
             [named],
         )
         differing = [bet for bet in read if bet.difference != 0]  # None: not computed

@@ -24,7 +24,7 @@ from .choices import (
 )
 from .deal import DealtSpots, dealt_spots
 from .fields import JsonTextField
-from .querysets import CorrectionQuerySet, RoundQuerySet, RoundRowQuerySet
+from .querysets import BetQuerySet, CorrectionQuerySet, RoundQuerySet, RoundRowQuerySet
 from .registry import BetKey, RoundKey
 
 __all__ = ["BetKey", "RoundKey"]  # the registry's models, with the others of the app
@@ -173,7 +173,7 @@ class Bet(models.Model):
         default=dict, blank=True, help_text="Play-behind choices, insurance of a bet behind."
     )
 
-    objects = RoundRowQuerySet.as_manager()
+    objects = BetQuerySet.as_manager()
 
     class Meta:
         ordering = ["round", "id"]
@@ -185,7 +185,8 @@ class Bet(models.Model):
 
     @property
     def difference(self):
-        """What the engine computes minus what the server reported (None when it cannot compute)."""
+        """What the engine computes minus what the server reported (None when it cannot compute). Not 0:
+        the bet was paid other than computed (querysets.PAID_OTHER_THAN_COMPUTED)."""
         if self.computed_returned is None:
             return None
         return self.computed_returned - self.returned

@@ -23,6 +23,30 @@ class RoundRowQuerySet(models.QuerySet):
         return self.filter(round=round_, gaming_day=round_.gaming_day)
 
 
+# The bets paid other than the engine computes, or that it cannot compute (Bet.difference is not 0):
+# those a supervisor looks at on the round page. Said once for the ORM (BetQuerySet) and once in SQL
+# for what reads a bet's columns without it: the round page's one query for which corrections a round
+# has (PostgreSQL, SQLite) and an archived month's bets file (DuckDB). The two say the same:
+# tests/rounds/test_paid_other_than_computed.py.
+PAID_OTHER_THAN_COMPUTED = "computed_returned IS NULL OR computed_returned <> returned"
+
+
+UNCOMPUTED = models.Q(computed_returned__isnull=True)
+
+
+class BetQuerySet(RoundRowQuerySet):
+    def paid_other_than_computed(self) -> "BetQuerySet":
+        return self.filter(UNCOMPUTED | ~models.Q(computed_returned=models.F("returned")))
+
+    def uncomputed(self) -> "BetQuerySet":
+        """Those the engine cannot compute: never adjusted."""
+        return self.filter(UNCOMPUTED)
+
+    def to_adjust(self) -> "BetQuerySet":
+        """Those a re-settlement adjusts: paid other than computed, where the engine computes them."""
+        return self.paid_other_than_computed().exclude(UNCOMPUTED)
+
+
 class CorrectionQuerySet(models.QuerySet):
     """Re-settlements, voids and incidents: kept in the database for good, while their round's month
     may be archived (its row gone from rounds_round, so a join to it finds nothing)."""

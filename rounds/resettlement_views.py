@@ -90,7 +90,7 @@ class ResettlementProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormV
             kwargs.update(
                 round=round_,
                 differing=services.bets_to_adjust(round_).select_related("player"),
-                uncomputed=Bet.objects.of_round(round_).filter(computed_returned__isnull=True).count(),
+                uncomputed=Bet.objects.of_round(round_).uncomputed().count(),
             )
         elif self.request.method == "GET" and self.request.GET.get("round"):
             kwargs.update(archived=archived_refusal(round_id=self.request.GET["round"]))
@@ -152,7 +152,7 @@ class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, Detail
             differing=[]
             if approved or archived
             else services.bets_to_adjust(round_).select_related("player"),
-            uncomputed=bets.filter(computed_returned__isnull=True).select_related("player"),
+            uncomputed=bets.uncomputed().select_related("player"),
             decision_form=kwargs.get("decision_form") or DecisionForm(),
             may_decide=not archived and resettlement.may_be_decided_by(user),
             own_proposal=resettlement.proposed_by_id == user.pk,

@@ -4,7 +4,6 @@ correction) or rejects. A round takes one correction: one re-settled is not canc
 cancelled or voided is not re-settled."""
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
 
 from config.refusals import require_reason
 
@@ -17,12 +16,7 @@ from .corrections import correction_record, refuse_if_corrected, refuse_if_propo
 def bets_to_adjust(round_: Round):
     """The bets whose computed returned differs from the reported one (bets the engine cannot
     compute, computed None, are never adjusted)."""
-    return (
-        Bet.objects.of_round(round_)
-        .filter(computed_returned__isnull=False)
-        .exclude(computed_returned=F("returned"))
-        .order_by("id")
-    )
+    return Bet.objects.of_round(round_).to_adjust().order_by("id")
 
 
 @transaction.atomic
@@ -54,7 +48,7 @@ def resettlement_propose(*, round_: Round, proposed_by, reason: str) -> Resettle
     refuse_if_corrected(round_)
     refuse_if_proposed(round_, proposing="re-settlement")
     if not bets_to_adjust(round_).exists():
-        uncomputed = Bet.objects.of_round(round_).filter(computed_returned__isnull=True).count()
+        uncomputed = Bet.objects.of_round(round_).uncomputed().count()
         extra = f" ({uncomputed} bet(s) the engine cannot compute are never adjusted)" if uncomputed else ""
         raise TransitionRefused(
             {

@@ -8,12 +8,13 @@ from decimal import Decimal
 
 from django import template
 from django.db import connection
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils.functional import cached_property
 
 from rounds.choices import ProposalStatus
 from rounds.models import Bet, Incident, Refund, Resettlement, Void
 from rounds.outcome import RoundOutcome, outcome_label
+from rounds.querysets import PAID_OTHER_THAN_COMPUTED
 
 register = template.Library()
 register.filter("outcome_label", outcome_label)
@@ -41,7 +42,7 @@ class _PresentSql:
                             WHERE b.round_id = %(round)s),
                    EXISTS (SELECT 1 FROM "{Incident._meta.db_table}" WHERE round_id = %(round)s),
                    EXISTS (SELECT 1 FROM "{bets}" WHERE round_id = %(round)s
-                            AND (computed_returned IS NULL OR computed_returned <> returned)),
+                            AND ({PAID_OTHER_THAN_COMPUTED})),
                    EXISTS (SELECT 1 FROM "{Void._meta.db_table}" WHERE round_id = %(round)s)
         """
 
@@ -108,7 +109,7 @@ def round_corrections(context, round_) -> dict:
     if recalled is not None:
         bets = recalled.differing
     elif present.differing_bets:
-        bets = Bet.objects.of_round(round_).exclude(computed_returned=F("returned"))
+        bets = Bet.objects.of_round(round_).paid_other_than_computed()
         bets = bets.select_related("player").order_by("id")
     for bet in bets:
         if bet.computed_returned is None:

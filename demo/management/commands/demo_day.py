@@ -25,7 +25,6 @@ from datetime import date, timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.db.models import F
 
 from config.gaming_day import gaming_day, last_closed_gaming_day
 from reports.models import ReportChart, ReportDocument, ReportRun, RunTrigger
@@ -261,8 +260,7 @@ class Command(BaseCommand):
                 round__resettlements=None,
                 round__correction=None,
             )
-            .exclude(computed_returned=F("returned"))
-            .exclude(computed_returned=None)
+            .to_adjust()
             .select_related("round")
             .order_by("round__opened_at")
             .first()
