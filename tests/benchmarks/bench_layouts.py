@@ -1,0 +1,184 @@
+"""Bytes per bet of the layouts the hot goal (≤ 300 B/bet, issue 21) could be met with, measured on
+PostgreSQL (`make bench BENCH=layouts`; DATABASE_URL must name a PostgreSQL database).
+
+It ingests simulated 5,000-player Boundless rounds through `round_ingest` into a scratch database
+and prints the bytes per bet of what they stored: each table, and each index of the bets and of the
+registry's bet keys. Then it builds each alternative from those same rows by SQL, and measures it
+against a copy of the rows as stored, built the same way (a freshly built index is denser than one
+grown by ingest, so copies are compared with copies):
+
+- the bets without their own primary-key index (the registry's key is the bet's id across months);
+- the bets as one row of arrays per round (TOASTed), and a row per player and round, indexed, for
+  the play record;
+- the registry's bet ids as one array per round under a GIN index, instead of a row and a btree
+  entry each;
+- every bet id shaped as the round format's example (`B-` and digits), instead of the simulator's.
+
+It changes nothing in Pitboss: it measures what a change of layout would save, for the decision.
+"""
+
+from .support import scratch_database
+
+ROUNDS = 8
+PLAYERS = 5_000
+# A bet id as the round format's example (`B-88231`), with digits enough for ten years of bets.
+FORMAT_ID = "'B-' || (10000000000 + id)"
+
+
+def main():
+    with scratch_database("layouts") as database:
+        if database is None:
+            return
+        from django.db import connection
+
+        from .bench_ingest import _prepare
+
+        _prepare()
+        _ingest()
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
+            bets = _count(cursor, "rounds_bet")
+            stored = _stored(cursor, bets)
+            _alternatives(cursor, bets, stored)
+
+
+def _ingest() -> None:
+    from rounds.ingest import round_ingest
+
+    from .bench_ingest import _rounds
+
+    for document in _rounds(PLAYERS, ROUNDS, seed=2026):
+        round_ingest(document=document)
+
+
+def _count(cursor, table: str) -> int:
+    cursor.execute(f"SELECT count(*) FROM {table}")
+    return cursor.fetchone()[0]
+
+
+def _columns(cursor, table: str, **replaced: str) -> str:
+    """The table's columns in order, for a SELECT, some of them replaced by an expression."""
+    cursor.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = %s ORDER BY ordinal_position",
+        [table],
+    )
+    names = [name for (name,) in cursor.fetchall()]
+    return ", ".join(f"{replaced[name]} AS {name}" if name in replaced else name for name in names)
+
+
+def _size(cursor, table: str, bets: int) -> tuple[float, float]:
+    """(whole, indexes) of `table` in bytes per bet, after VACUUM ANALYZE."""
+    cursor.execute(f"VACUUM ANALYZE {table}")
+    cursor.execute("SELECT pg_total_relation_size(%s), pg_indexes_size(%s)", [table, table])
+    whole, indexes = cursor.fetchone()
+    return whole / bets, indexes / bets
+
+
+def _stored(cursor, bets: int) -> float:
+    """Prints what ingest stored, per table and per index of the bets and bet keys; returns the
+    B/bet of a round's tables (rounds, bets, findings, the registry's round and bet keys)."""
+    rounds = _count(cursor, "rounds_round")
+    print(f"   {rounds} rounds of {PLAYERS:,} players, {bets:,} bets, as ingest stored them:")
+    total = 0.0
+    for table in ("rounds_round", "rounds_bet", "rounds_finding", "rounds_roundkey", "rounds_betkey"):
+        # A partitioned table's partitions, or the table itself (pg_partition_tree has no row for it).
+        cursor.execute(
+            """SELECT sum(pg_total_relation_size(relid)), sum(pg_indexes_size(relid)) FROM (
+                 SELECT relid FROM pg_partition_tree(%(table)s) UNION SELECT %(table)s::regclass) tree""",
+            {"table": table},
+        )
+        whole, indexes = (float(value) / bets for value in cursor.fetchone())
+        total += whole
+        print(f"      {table:17} {whole:6.1f} B/bet (indexes {indexes:5.1f})")
+    cursor.execute(
+        """SELECT i.relname, pg_relation_size(i.oid) FROM pg_index x
+           JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+           WHERE t.relname IN ('rounds_bet_default', 'rounds_betkey') ORDER BY 2 DESC"""
+    )
+    for name, size in cursor.fetchall():
+        print(f"         index {name:42} {size / bets:5.1f}")
+    print(f"      in all {total:.1f} B/bet (the day totals, one row per player and kind a day, apart)")
+    return total
+
+
+def _alternatives(cursor, bets: int, stored: float) -> None:
+    print("   each alternative against a copy of the rows as stored, built the same way (B/bet):")
+    sql = {
+        "bets as rows (the copy)": [
+            "CREATE TABLE alt_bets AS SELECT * FROM rounds_bet ORDER BY id",
+            "ALTER TABLE alt_bets ADD PRIMARY KEY (id, gaming_day)",
+            "CREATE INDEX ON alt_bets (round_id)",
+            "CREATE INDEX ON alt_bets (player_id, round_id)",
+        ],
+        "bets as rows, no primary-key index": [
+            "CREATE TABLE alt_bets_no_pk AS SELECT * FROM rounds_bet ORDER BY id",
+            "CREATE INDEX ON alt_bets_no_pk (round_id)",
+            "CREATE INDEX ON alt_bets_no_pk (player_id, round_id)",
+        ],
+        "bets as a row of arrays per round": [
+            """CREATE TABLE alt_round_bets AS SELECT round_id, gaming_day, array_agg(id ORDER BY id) ids,
+               array_agg(bet_id ORDER BY id) bet_ids, array_agg(player_id ORDER BY id) players,
+               array_agg(spot ORDER BY id) spots, array_agg(kind ORDER BY id) kinds,
+               array_agg(stake ORDER BY id) stakes, array_agg(wagered ORDER BY id) wagered,
+               array_agg(returned ORDER BY id) returned, array_agg(computed_wagered ORDER BY id) cw,
+               array_agg(computed_returned ORDER BY id) cr, array_agg(computed_pattern ORDER BY id) cp,
+               array_agg(options ORDER BY id) options
+               FROM rounds_bet GROUP BY round_id, gaming_day ORDER BY round_id""",
+            "ALTER TABLE alt_round_bets ADD PRIMARY KEY (round_id, gaming_day)",
+        ],
+        "  with a row per player and round": [
+            """CREATE TABLE alt_player_rounds AS SELECT DISTINCT round_id, player_id, gaming_day
+               FROM rounds_bet ORDER BY round_id, player_id""",
+            "CREATE INDEX ON alt_player_rounds (player_id, round_id)",
+        ],
+        "registry bet keys as rows (the copy)": [
+            "CREATE TABLE alt_keys AS SELECT * FROM rounds_betkey ORDER BY round_id, bet_id",
+            "ALTER TABLE alt_keys ADD PRIMARY KEY (id)",
+            "CREATE UNIQUE INDEX ON alt_keys (bet_id)",
+        ],
+        "registry bet ids as an array per round, GIN": [
+            """CREATE TABLE alt_key_arrays AS SELECT round_id, array_agg(bet_id ORDER BY bet_id) bet_ids
+               FROM rounds_betkey GROUP BY round_id ORDER BY round_id""",
+            "CREATE INDEX ON alt_key_arrays USING gin (bet_ids) WITH (fastupdate = off)",
+        ],
+        "registry bet keys, ids as the format's": [
+            f"""CREATE TABLE alt_keys_short AS SELECT {_columns(cursor, "rounds_betkey", bet_id=FORMAT_ID)}
+               FROM rounds_betkey ORDER BY round_id, id""",
+            "ALTER TABLE alt_keys_short ADD PRIMARY KEY (id)",
+            "CREATE UNIQUE INDEX ON alt_keys_short (bet_id)",
+        ],
+        "bets as rows, ids as the format's": [
+            f"""CREATE TABLE alt_bets_short AS SELECT {_columns(cursor, "rounds_bet", bet_id=FORMAT_ID)}
+               FROM rounds_bet ORDER BY id""",
+            "ALTER TABLE alt_bets_short ADD PRIMARY KEY (id, gaming_day)",
+            "CREATE INDEX ON alt_bets_short (round_id)",
+            "CREATE INDEX ON alt_bets_short (player_id, round_id)",
+        ],
+    }
+    sizes = {}
+    for name, statements in sql.items():
+        for statement in statements:
+            cursor.execute(statement)
+        table = statements[0].split()[2]
+        sizes[name] = _size(cursor, table, bets)
+        whole, indexes = sizes[name]
+        print(f"      {name:44} {whole:6.1f} (indexes {indexes:5.1f})")
+    bets_rows, keys_rows = (
+        sizes["bets as rows (the copy)"][0],
+        sizes["registry bet keys as rows (the copy)"][0],
+    )
+    saved = {
+        "no primary-key index on the bets": bets_rows - sizes["bets as rows, no primary-key index"][0],
+        "bets as arrays per round, a row per player and round": bets_rows
+        - sizes["bets as a row of arrays per round"][0]
+        - sizes["  with a row per player and round"][0],
+        "the registry's bet ids as arrays per round, GIN": keys_rows
+        - sizes["registry bet ids as an array per round, GIN"][0],
+        "bet ids as the format's (bets and registry)": bets_rows
+        - sizes["bets as rows, ids as the format's"][0]
+        + keys_rows
+        - sizes["registry bet keys, ids as the format's"][0],
+    }
+    print(f"   what each saves, and what a round's tables (as stored: {stored:.1f} B/bet) would take:")
+    for name, bytes_saved in saved.items():
+        print(f"      {name:55} -{bytes_saved:5.1f}  -> {stored - bytes_saved:6.1f} B/bet")
