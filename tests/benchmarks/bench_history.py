@@ -46,7 +46,7 @@ import time
 from datetime import UTC, date, datetime
 
 from .history_archive import archive_round_trip, verdict
-from .support import CollectorTime, gunicorn, scratch_database
+from .support import CollectorTime, scratch_database
 
 GOAL_PAGES = 1.2
 GOAL_INGEST = 1.1
@@ -244,8 +244,8 @@ def _measure(label: str, database: str, page_round: str, cursor: str, session: s
 def _pages(database: str, page_round: str, cursor: str, session: str) -> dict:
     from urllib.parse import quote
 
-    from .bench_pages import WRK, _cookie_name
-    from .history_pages import SAMPLES, pages_in_turn
+    from .bench_pages import WRK
+    from .history_pages import SAMPLES, pages_served_in_turn
 
     pages = {
         "round list, newest page": "/rounds/",
@@ -254,17 +254,17 @@ def _pages(database: str, page_round: str, cursor: str, session: str) -> dict:
         "round list, mid-month page (keyset ?before=)": f"/rounds/?before={quote(cursor)}",
         f"round page, {PAGE_ROUND_PLAYERS}-player Boundless round": f"/rounds/{page_round}/",
     }
-    headers = ["-H", f"Cookie: {_cookie_name()}={session}"]
-    with gunicorn(database, workers=2, settings_module="tests.benchmarks.pages_settings") as base:
-        print(
-            f"      gunicorn -w 2, {' '.join(WRK)}, each page {SAMPLES} times in turn, signed in as "
-            "compliance:",
-            flush=True,
-        )
-        results, baseline = pages_in_turn(base, pages, headers)
+    print(
+        f"      gunicorn -w 2, {' '.join(WRK)}, each page {SAMPLES} times in turn, signed in as compliance:",
+        flush=True,
+    )
+    results, baseline = pages_served_in_turn(database, pages, session)
     for title, figures in results.items():
         print(f"      {title}: {figures}", flush=True)
-    print(f"      baseline page (signed in, one query), before the first turn and after each: {baseline}")
+    print(
+        f"      baseline page (signed in, one query), before the first turn and after each: {baseline}",
+        flush=True,
+    )
     return {"baseline": baseline.p99, **{title: figures.p99 for title, figures in results.items()}}
 
 

@@ -14,8 +14,15 @@ grown by ingest, so copies are compared with copies):
   entry each;
 - every bet id shaped as the round format's example (`B-` and digits), instead of the simulator's.
 
+Last, what the arrays would cost to read: three reads timed on the rows and on the arrays (median
+of REPEATS, in process, warm): a round's bets (the round page), a player's newest 50 bets (the play
+record) and the newest 50 bets of one kind (the bet list filtered).
+
 It changes nothing in Pitboss: it measures what a change of layout would save, for the decision.
 """
+
+import statistics
+import time
 
 from .support import scratch_database
 
@@ -23,6 +30,10 @@ ROUNDS = 8
 PLAYERS = 5_000
 # A bet id as the round format's example (`B-88231`), with digits enough for ten years of bets.
 FORMAT_ID = "'B-' || (10000000000 + id)"
+REPEATS = 21
+# A round's bets from its row of arrays, as rows again (the columns the reads below use).
+UNNESTED = """unnest(r.ids, r.bet_ids, r.players, r.kinds, r.stakes, r.wagered, r.returned)
+    AS b(id, bet_id, player_id, kind, stake, wagered, returned)"""
 
 
 def main():
@@ -40,6 +51,7 @@ def main():
             bets = _count(cursor, "rounds_bet")
             stored = _stored(cursor, bets)
             _alternatives(cursor, bets, stored)
+            _reads(cursor)
 
 
 def _ingest() -> None:
@@ -182,3 +194,49 @@ def _alternatives(cursor, bets: int, stored: float) -> None:
     print(f"   what each saves, and what a round's tables (as stored: {stored:.1f} B/bet) would take:")
     for name, bytes_saved in saved.items():
         print(f"      {name:55} -{bytes_saved:5.1f}  -> {stored - bytes_saved:6.1f} B/bet")
+
+
+def _reads(cursor) -> None:
+    cursor.execute("SELECT max(round_id) FROM alt_bets")
+    (newest_round,) = cursor.fetchone()
+    # A player of every round (Boundless: the same players round after round).
+    cursor.execute(
+        "SELECT player_id FROM alt_player_rounds GROUP BY player_id ORDER BY count(*) DESC, player_id LIMIT 1"
+    )
+    (player,) = cursor.fetchone()
+    columns = "b.id, b.bet_id, b.player_id, b.kind, b.stake, b.wagered, b.returned"
+    reads = {
+        "a round's bets (the round page)": (
+            f"SELECT {columns} FROM alt_bets b WHERE round_id = %(round)s ORDER BY id",
+            f"SELECT {columns} FROM alt_round_bets r, {UNNESTED} WHERE r.round_id = %(round)s ORDER BY b.id",
+        ),
+        "a player's newest 50 bets (the play record)": (
+            f"SELECT {columns} FROM alt_bets b WHERE player_id = %(player)s "
+            "ORDER BY round_id DESC, id LIMIT 50",
+            f"""SELECT {columns} FROM alt_player_rounds p JOIN alt_round_bets r USING (round_id, gaming_day),
+                {UNNESTED} WHERE p.player_id = %(player)s AND b.player_id = %(player)s
+                ORDER BY r.round_id DESC, b.id LIMIT 50""",
+        ),
+        "the newest 50 pair bets (the bet list, kind=pair)": (
+            f"SELECT {columns} FROM alt_bets b WHERE kind = 'pair' ORDER BY round_id DESC, id DESC LIMIT 50",
+            f"""SELECT {columns} FROM alt_round_bets r, {UNNESTED} WHERE b.kind = 'pair'
+                ORDER BY r.round_id DESC, b.id DESC LIMIT 50""",
+        ),
+    }
+    print(f"   reads, rows against arrays (ms, median of {REPEATS}, in process, warm):")
+    for name, (on_rows, on_arrays) in reads.items():
+        params = {"round": newest_round, "player": player}
+        rows_ms, arrays_ms = (_median_ms(cursor, sql, params) for sql in (on_rows, on_arrays))
+        print(f"      {name:50} {rows_ms:7.2f} against {arrays_ms:7.2f} ({arrays_ms / rows_ms:5.1f}x)")
+
+
+def _median_ms(cursor, sql: str, params: dict) -> float:
+    cursor.execute(sql, params)
+    cursor.fetchall()  # warm
+    seconds = []
+    for _ in range(REPEATS):
+        started = time.perf_counter()
+        cursor.execute(sql, params)
+        cursor.fetchall()
+        seconds.append(time.perf_counter() - started)
+    return statistics.median(seconds) * 1000

@@ -4,8 +4,6 @@ page while it was in the database."""
 
 import time
 
-from .support import gunicorn
-
 GOAL_ARCHIVE_BYTES_PER_BET = 40
 GOAL_ARCHIVED_PAGE = 3.0  # an archived round's page p99 against the same page's while it was hot
 
@@ -97,12 +95,10 @@ def archive_round_trip(database: str, session: str) -> float | None:
 def _round_page(database: str, session: str, path: str, label: str) -> dict:
     """p99 of the round page at `path` and of the baseline page (medians of history_pages's turns), in
     ms."""
-    from .bench_pages import WRK, _cookie_name
-    from .history_pages import pages_in_turn
+    from .bench_pages import WRK
+    from .history_pages import pages_served_in_turn
 
-    headers = ["-H", f"Cookie: {_cookie_name()}={session}"]
-    with gunicorn(database, workers=2, settings_module="tests.benchmarks.pages_settings") as base:
-        results, baseline = pages_in_turn(base, {label: path}, headers)
+    results, baseline = pages_served_in_turn(database, {label: path}, session)
     page = results[label]
     print(f"      round page {label}: {page} ({' '.join(WRK)}; baseline page: {baseline})", flush=True)
     return {"page": page.p99, "baseline": baseline.p99}

@@ -24,6 +24,19 @@ class PageFigures:
         return f"{self.rate:,.0f} req/s, p99 {self.p99:.1f} ms (median of {each})"
 
 
+def pages_served_in_turn(
+    database: str, paths: dict[str, str], session: str
+) -> tuple[dict[str, PageFigures], PageFigures]:
+    """`pages_in_turn` from gunicorn -w 2 serving `database` with the pages settings, signed in with
+    `session` (a session key)."""
+    from .bench_pages import _cookie_name
+    from .support import gunicorn
+
+    headers = ["-H", f"Cookie: {_cookie_name()}={session}"]
+    with gunicorn(database, workers=2, settings_module="tests.benchmarks.pages_settings") as base:
+        return pages_in_turn(base, paths, headers)
+
+
 def pages_in_turn(
     base: str, paths: dict[str, str], headers: list[str]
 ) -> tuple[dict[str, PageFigures], PageFigures]:
