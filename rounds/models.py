@@ -54,6 +54,10 @@ class Shoe(models.Model):
         return self.code
 
 
+# The round columns the round list sorts by besides time and table (rounds.views.ROUND_ORDERS).
+SORTED_BY_VALUE = ("wagered", "returned", "finding_count")
+
+
 class Round(models.Model):
     # Unique through the registry (RoundKey), which outlives the month the round is kept in.
     round_id = models.CharField(max_length=64, help_text="The game server's round id.")
@@ -122,6 +126,9 @@ class Round(models.Model):
                 condition=models.Q(status=RoundStatus.CANCELLED),
                 name="round_cancelled_arrivals",
             ),
+            # The round list sorted by an amount or by findings (rounds.views.ROUND_ORDERS), read in
+            # order, a keyset page at a time; without them each page sorted every round kept.
+            *(models.Index(fields=[field, "id"], name=f"round_by_{field}") for field in SORTED_BY_VALUE),
         ]
 
     def __str__(self) -> str:

@@ -128,14 +128,17 @@ def _parse_key(text: str, readers: list) -> tuple | None:
 
 def _beyond(order: tuple[str, ...], values: tuple, *, backwards: bool) -> Q:
     """Rows strictly past `values` in `order` (Django's "-field" for descending), or before them
-    (`backwards`): (a, b) past (x, y) is a past x, or a = x and b past y."""
+    (`backwards`): (a, b) past (x, y) is a past x, or a = x and b past y. And a at x or past it, said
+    apart: the bound an index on (a, b) starts its scan from (PostgreSQL takes none from the OR)."""
     condition = Q()
     for index in range(len(order) - 1, -1, -1):
         field = order[index].removeprefix("-")
         lookup = "lt" if order[index].startswith("-") != backwards else "gt"
         here = Q(**{f"{field}__{lookup}": values[index]})
         condition = here if index == len(order) - 1 else here | (Q(**{field: values[index]}) & condition)
-    return condition
+    first = order[0].removeprefix("-")
+    lookup = "lte" if order[0].startswith("-") != backwards else "gte"
+    return Q(**{f"{first}__{lookup}": values[0]}) & condition
 
 
 def _reversed(order: tuple[str, ...]) -> tuple[str, ...]:

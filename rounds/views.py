@@ -27,7 +27,7 @@ from tables.templatetags.pitboss import zoned_label
 
 from .filtersets import BetFilterSet, RoundFilterSet
 from .forms import PlayRecordPeriodForm, RoundReviewForm
-from .models import Finding, Round
+from .models import SORTED_BY_VALUE, Finding, Round
 from .outcome import outcome_expression
 from .recall import archived_round, player_archive, player_archived_bets, totals_merged
 from .review import round_review
@@ -102,7 +102,7 @@ ROUND_ORDERS = {
     "-table": ("-table__code", "-opened_at", "-id"),
     **{
         sort: (sort, "-id" if sort.startswith("-") else "id")
-        for name in ("wagered", "returned", "finding_count")
+        for name in SORTED_BY_VALUE
         for sort in (name, f"-{name}")
     },
 }
