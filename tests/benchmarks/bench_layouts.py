@@ -12,17 +12,26 @@ grown by ingest, so copies are compared with copies):
   the play record;
 - the registry's bet ids as one array per round under a GIN index, instead of a row and a btree
   entry each;
-- every bet id shaped as the round format's example (`B-` and digits), instead of the simulator's.
+- every bet id shaped as the round format's example (`B-` and digits), instead of the simulator's;
+- keeping a row per bet (the play record's speed), what narrower storage could save: the round
+  documents compressed by Pitboss with zstd (TOAST has only pglz and lz4), the bets' ids under a
+  BRIN index instead of the primary key's btree, and the registry keyed by a 16-byte digest of each
+  bet id instead of its text.
 
 Last, what the arrays would cost to read: three reads timed on the rows and on the arrays (median
 of REPEATS, in process, warm): a round's bets (the round page), a player's newest 50 bets (the play
-record) and the newest 50 bets of one kind (the bet list filtered).
+record) and the newest 50 bets of one kind (the bet list filtered). And what BRIN would cost to
+find bets by id (a correction's bet), and zstd to read a round's document.
 
 It changes nothing in Pitboss: it measures what a change of layout would save, for the decision.
 """
 
+import json
+import random
 import statistics
 import time
+
+import pyarrow as pa
 
 from .support import scratch_database
 
@@ -31,6 +40,10 @@ PLAYERS = 5_000
 # A bet id as the round format's example (`B-88231`), with digits enough for ten years of bets.
 FORMAT_ID = "'B-' || (10000000000 + id)"
 REPEATS = 21
+# zstd's default level, and the archive's (archive.export.COMPRESSION_LEVEL), counted below
+DOCUMENT_ZSTD_LEVELS = (3, 9)
+DOCUMENT_ZSTD_LEVEL = 9
+BRIN_PAGES_PER_RANGE = 8  # fewer pages per range than PostgreSQL's 128: fewer rows rechecked a bet
 # A round's bets from its row of arrays, as rows again (the columns the reads below use).
 UNNESTED = """unnest(r.ids, r.bet_ids, r.players, r.kinds, r.stakes, r.wagered, r.returned)
     AS b(id, bet_id, player_id, kind, stake, wagered, returned)"""
@@ -51,7 +64,9 @@ def main():
             bets = _count(cursor, "rounds_bet")
             stored = _stored(cursor, bets)
             _alternatives(cursor, bets, stored)
+            _row_per_bet(cursor, bets, stored)
             _reads(cursor)
+            _reads_by_id(cursor)
 
 
 def _ingest() -> None:
@@ -194,6 +209,144 @@ def _alternatives(cursor, bets: int, stored: float) -> None:
     print(f"   what each saves, and what a round's tables (as stored: {stored:.1f} B/bet) would take:")
     for name, bytes_saved in saved.items():
         print(f"      {name:55} -{bytes_saved:5.1f}  -> {stored - bytes_saved:6.1f} B/bet")
+
+
+def _row_per_bet(cursor, bets: int, stored: float) -> None:
+    """Keeping a row per bet: what each narrower storage saves against a copy of what it replaces
+    (the copies of the bets and bet keys are _alternatives'), and all three together."""
+    print("   keeping a row per bet, each against a copy of what it replaces (B/bet):")
+    sql = {
+        "round documents as stored, text under lz4 (the copy)": [
+            "CREATE TABLE alt_documents (id bigint PRIMARY KEY, document text COMPRESSION lz4)",
+            "INSERT INTO alt_documents SELECT id, document FROM rounds_round ORDER BY id",
+        ],
+        "bets, ids under BRIN instead of the primary key": [
+            "CREATE TABLE alt_bets_brin AS SELECT * FROM rounds_bet ORDER BY id",
+            f"CREATE INDEX ON alt_bets_brin USING brin (id) WITH (pages_per_range = {BRIN_PAGES_PER_RANGE})",
+            "CREATE INDEX ON alt_bets_brin (round_id)",
+            "CREATE INDEX ON alt_bets_brin (player_id, round_id)",
+        ],
+        "registry bet keys, a digest unique beside the id": [
+            """CREATE TABLE alt_keys_digest AS SELECT id, md5(bet_id)::uuid digest, round_id
+               FROM rounds_betkey ORDER BY round_id, id""",
+            "ALTER TABLE alt_keys_digest ADD PRIMARY KEY (id)",
+            "CREATE UNIQUE INDEX ON alt_keys_digest (digest)",
+        ],
+        "registry bet keys, the digest their primary key": [
+            """CREATE TABLE alt_keys_by_digest AS SELECT md5(bet_id)::uuid digest, id, round_id
+               FROM rounds_betkey ORDER BY round_id, id""",
+            "ALTER TABLE alt_keys_by_digest ADD PRIMARY KEY (digest)",
+        ],
+    }
+    sizes = {name: _built(cursor, statements, bets) for name, statements in sql.items()}
+    for level in DOCUMENT_ZSTD_LEVELS:
+        sizes[f"round documents under Pitboss's zstd, level {level}"] = _documents_zstd(cursor, bets, level)
+    for name, whole in sizes.items():
+        print(f"      {name:52} {whole:6.1f}")
+    bets_rows = _size(cursor, "alt_bets", bets)[0]
+    keys_rows = _size(cursor, "alt_keys", bets)[0]
+    saved = {
+        f"the documents under zstd (level {DOCUMENT_ZSTD_LEVEL})": sizes[
+            "round documents as stored, text under lz4 (the copy)"
+        ]
+        - sizes[f"round documents under Pitboss's zstd, level {DOCUMENT_ZSTD_LEVEL}"],
+        "the bets' ids under BRIN": bets_rows - sizes["bets, ids under BRIN instead of the primary key"],
+        "the registry's bet ids as a digest, unique beside the id": keys_rows
+        - sizes["registry bet keys, a digest unique beside the id"],
+        "the registry's bet ids as a digest, its primary key": keys_rows
+        - sizes["registry bet keys, the digest their primary key"],
+    }
+    print(f"   what each saves, and what a round's tables (as stored: {stored:.1f} B/bet) would take:")
+    for name, bytes_saved in saved.items():
+        print(f"      {name:58} -{bytes_saved:5.1f}  -> {stored - bytes_saved:6.1f} B/bet")
+    together = [
+        f"the documents under zstd (level {DOCUMENT_ZSTD_LEVEL})",
+        "the bets' ids under BRIN",
+        "the registry's bet ids as a digest, its primary key",
+    ]
+    all_saved = sum(saved[name] for name in together)
+    print(f"      all three of: {'; '.join(together)}")
+    print(f"      {'':58} -{all_saved:5.1f}  -> {stored - all_saved:6.1f} B/bet")
+
+
+def _built(cursor, statements: list[str], bets: int) -> float:
+    for statement in statements:
+        cursor.execute(statement)
+    return _size(cursor, statements[0].split()[2], bets)[0]
+
+
+def _documents_zstd(cursor, bets: int, level: int) -> float:
+    """The round documents compressed with zstd before PostgreSQL sees them (stored EXTERNAL: TOAST
+    does not compress them again): B/bet, and what compressing and reading one back costs."""
+    codec = pa.Codec("zstd", compression_level=level)
+    table = f"alt_documents_zstd_{level}"
+    cursor.execute(f"CREATE TABLE {table} (id bigint PRIMARY KEY, document bytea)")
+    cursor.execute(f"ALTER TABLE {table} ALTER COLUMN document SET STORAGE EXTERNAL")
+    cursor.execute("SELECT id, document FROM rounds_round ORDER BY id")
+    compress_ms = []
+    for pk, text in cursor.fetchall():
+        encoded = text.encode()
+        started = time.perf_counter()
+        compressed = codec.compress(encoded, asbytes=True)
+        compress_ms.append((time.perf_counter() - started) * 1000)
+        cursor.execute(f"INSERT INTO {table} VALUES (%s, %s)", [pk, compressed])
+    whole = _size(cursor, table, bets)[0]
+    cursor.execute("SELECT id, octet_length(document) FROM alt_documents ORDER BY id DESC LIMIT 1")
+    newest, size = cursor.fetchone()
+
+    def as_text():
+        cursor.execute("SELECT document FROM alt_documents WHERE id = %s", [newest])
+        return json.loads(cursor.fetchone()[0])
+
+    def as_zstd():
+        cursor.execute(f"SELECT document FROM {table} WHERE id = %s", [newest])
+        return json.loads(codec.decompress(cursor.fetchone()[0], decompressed_size=size, asbytes=True))
+
+    assert as_text() == as_zstd()
+    text_ms, zstd_ms = (_median_of(read) for read in (as_text, as_zstd))
+    print(
+        f"      a round's document ({size / 1e6:.1f} MB of text), level {level}: compressed in "
+        f"{statistics.median(compress_ms):.1f} ms (median); read and parsed in {text_ms:.1f} ms as "
+        f"stored, {zstd_ms:.1f} ms under zstd ({zstd_ms / text_ms:.2f}x)"
+    )
+    return whole
+
+
+def _median_of(read) -> float:
+    read()  # warm
+    seconds = []
+    for _ in range(REPEATS):
+        started = time.perf_counter()
+        read()
+        seconds.append(time.perf_counter() - started)
+    return statistics.median(seconds) * 1000
+
+
+def _reads_by_id(cursor) -> None:
+    """Finding bets by id (a correction's bet: adjustments, refunds, void lines), btree against BRIN."""
+    cursor.execute("SELECT id FROM alt_bets ORDER BY id")
+    ids = [pk for (pk,) in cursor.fetchall()]
+    picked = random.Random(2026)
+    cursor.execute(
+        """SELECT pg_relation_size(x.indexrelid) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+           JOIN pg_am a ON a.oid = i.relam
+           WHERE x.indrelid = 'alt_bets_brin'::regclass AND a.amname = 'brin'"""
+    )
+    (brin_size,) = cursor.fetchone()
+    print(f"   finding bets by id, primary key against BRIN (ms, median of {REPEATS}, in process, warm):")
+    print(
+        f"      (BRIN on id: {brin_size // 1024} kB here, read whole by each lookup; it grows with the month)"
+    )
+    for count in (1, 50):
+        params = {"ids": picked.sample(ids, count)}
+        sql = "SELECT id, bet_id, returned FROM {} WHERE id = ANY(%(ids)s)"
+        btree_ms, brin_ms = (
+            _median_ms(cursor, sql.format(table), params) for table in ("alt_bets", "alt_bets_brin")
+        )
+        print(
+            f"      {count:2} bets, anywhere in the {len(ids):,}: "
+            f"{btree_ms:6.2f} against {brin_ms:6.2f} ({brin_ms / btree_ms:5.1f}x)"
+        )
 
 
 def _reads(cursor) -> None:
