@@ -112,7 +112,9 @@ class Round(models.Model):
         ordering = ["-id"]
         permissions = [("review_round", "Can sign a round off as reviewed")]
         indexes = [
-            models.Index(fields=["table", "-opened_at"]),
+            # A table's rounds newest played first: the list filtered by table, or sorted by table a
+            # table at a time (rounds.selectors._read_by_related), read in order with no sort.
+            models.Index(fields=["table", "-opened_at", "-id"]),
             models.Index(fields=["-opened_at"]),
             models.Index(fields=["shoe", "number"]),
             # A day's rounds newest played first (the list's `day` filter, in its order); a table's

@@ -158,7 +158,8 @@ def keyset_page(
     ?before= or before ?after= in `params`.
 
     One query per page: it fetches `per_page + 1` rows to learn whether another page follows. A
-    cursor that cannot be read is ignored (the first page is shown).
+    cursor that cannot be read is ignored (the first page is shown). An order that starts with a
+    related row's field (a round's table's code) is read a related row at a time (_read_by_related).
 
     `month_field` names the gaming day a partitioned table is kept by month in. When the order
     starts with it, a page is read from its cursor's month first (newest first without a cursor:
@@ -171,9 +172,19 @@ def keyset_page(
     after = _parse_key(params.get("after", ""), readers) if params.get("after") else None
     by_month = month_field if fields[0] == month_field else None
     newest_first = order[0].startswith("-")
+
+    def read(key: tuple | None, *, backwards: bool) -> list:
+        """The page's rows and one more: past `key` in `order`, or before it (`backwards`)."""
+        if "__" in fields[0]:
+            return _read_by_related(queryset, order, key, per_page + 1, backwards=backwards)
+        rows = queryset.order_by(*(_reversed(order) if backwards else order))
+        if key is not None:
+            rows = rows.filter(_beyond(order, key, backwards=backwards))
+        start = key[0] if key is not None else (first_day if newest_first else None)
+        return _read_by_month(rows, per_page + 1, by_month, start, newest_first != backwards)
+
     if after is not None:
-        backwards = queryset.filter(_beyond(order, after, backwards=True)).order_by(*_reversed(order))
-        rows = _read_by_month(backwards, per_page + 1, by_month, after[0], not newest_first)
+        rows = read(after, backwards=True)
         if len(rows) > per_page:
             rows = rows[:per_page][::-1]
             return KeysetPage(
@@ -181,10 +192,8 @@ def keyset_page(
             )
         # Reached the first rows: show the first full page.
         before = None
-    in_order = queryset.order_by(*order)
     if before is not None:
-        beyond = in_order.filter(_beyond(order, before, backwards=False))
-        rows = _read_by_month(beyond, per_page + 1, by_month, before[0], newest_first)
+        rows = read(before, backwards=False)
         more = len(rows) > per_page
         rows = rows[:per_page]
         return KeysetPage(
@@ -193,7 +202,7 @@ def keyset_page(
             older=_key_of(rows[-1], fields) if more else None,
             is_first=False,
         )
-    rows = _read_by_month(in_order, per_page + 1, by_month, first_day if newest_first else None, newest_first)
+    rows = read(None, backwards=False)
     more = len(rows) > per_page
     rows = rows[:per_page]
     return KeysetPage(rows, older=_key_of(rows[-1], fields) if more else None)
@@ -213,6 +222,32 @@ def _read_by_month(
     found = list(rows.filter(near)[:limit])
     if len(found) < limit:
         found += rows.filter(beyond)[: limit - len(found)]
+    return found
+
+
+def _read_by_related(queryset: QuerySet, order: tuple[str, ...], key, limit: int, *, backwards: bool) -> list:
+    """The first `limit` rows of `queryset` past `key` in `order` (before it: `backwards`), the order
+    starting with a related row's field (a round's table, by code): a related row at a time, in that
+    field's order from the key's, and each one's rows in the rest of the order.
+
+    Each of those reads comes from an index on (relation, the rest of the order), where one query
+    joined and sorted on the related field sorts every row kept (1.2 s a page of 1,000,000 rounds).
+    It takes a query per related row reached: one or two a page, for a casino's tables."""
+    relation, _, attribute = order[0].removeprefix("-").partition("__")
+    descending = order[0].startswith("-") != backwards
+    rest = _reversed(order[1:]) if backwards else order[1:]
+    related = queryset.model._meta.get_field(relation).related_model.objects
+    groups = related.order_by(f"-{attribute}" if descending else attribute)
+    if key is not None:
+        groups = groups.filter(**{f"{attribute}__{'lte' if descending else 'gte'}": key[0]})
+    found = []
+    for pk, value in groups.values_list("pk", attribute):
+        rows = queryset.filter(**{relation: pk}).order_by(*rest)
+        if key is not None and value == key[0]:
+            rows = rows.filter(_beyond(order[1:], key[1:], backwards=backwards))
+        found += rows[: limit - len(found)]
+        if len(found) == limit:
+            break
     return found
 
 

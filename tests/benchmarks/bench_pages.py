@@ -192,6 +192,7 @@ def _bench(database_name: str, round_id: str, session: str, deep_cursor: str, ot
         ("round list, a deep page (keyset: ?before=<played>_<id>)", f"/rounds/?before={quote(deep_cursor)}"),
         ("round list, one gaming day mid-way (?day=)", "/rounds/?day=2026-01-12"),
         ("round list, sorted by returned (?sort=-returned)", "/rounds/?sort=-returned"),
+        ("round list, sorted by table (?sort=table)", "/rounds/?sort=table"),
         ("round page, 300-player Boundless round", f"/rounds/{round_id}/"),
         (f"incident with {others['refunds']} refunds", f"/rounds/incidents/{others['incident']}/"),
         ("a Boundless player's play record", f"/rounds/players/{others['player']}/"),

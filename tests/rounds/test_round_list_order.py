@@ -48,6 +48,7 @@ def test_rounds_are_listed_newest_played_first_not_in_the_order_they_arrived(cli
         ("finding_count", lambda r: (r.finding_count, r.pk), False),
         ("opened_at", lambda r: (r.opened_at, r.pk), False),
         ("table", lambda r: (r.table.code, -r.opened_at.timestamp(), -r.pk), False),
+        ("-table", lambda r: (r.table.code, r.opened_at, r.pk), True),
     ],
 )
 def test_every_order_pages_by_keyset_through_every_round_once(client, monkeypatch, sort, key, reverse):
@@ -67,6 +68,15 @@ def test_every_order_pages_by_keyset_through_every_round_once(client, monkeypatc
     for shown in reversed(pages[:-1]):
         page = client.get(f"{URL}?{page.context['newer_query']}")
         assert listed(page) == shown
+
+
+def test_sorted_by_table_and_filtered_by_one_the_pages_hold_that_tables_rounds_only(client, monkeypatch):
+    classic = simulated_rounds(table="CLS1", game="classic", shoe="CLS1-S0900")
+    simulated_rounds(table="DLX1")
+    monkeypatch.setattr(RoundListView, "per_page", 4)
+    login(client, "compliance")
+    newest_first = sorted(classic, key=lambda r: (r.opened_at, r.pk), reverse=True)
+    assert every_page(client, {"sort": "table", "table": "CLS1"}) == [r.round_id for r in newest_first]
 
 
 def test_a_sort_link_starts_the_new_order_at_its_first_page(client, monkeypatch):
