@@ -153,13 +153,16 @@ def keyset_page(
     per_page: int = PAGE_SIZE,
     month_field: str | None = None,
     first_day: date | None = None,
+    by_related: bool = False,
 ) -> KeysetPage:
     """The page of `queryset` in `order` (Django's order_by fields, the last one unique), after
     ?before= or before ?after= in `params`.
 
     One query per page: it fetches `per_page + 1` rows to learn whether another page follows. A
-    cursor that cannot be read is ignored (the first page is shown). An order that starts with a
-    related row's field (a round's table's code) is read a related row at a time (_read_by_related).
+    cursor that cannot be read is ignored (the first page is shown).
+
+    `by_related`: an order that starts with a field of a related row, of which there are few (a
+    round's table, by code), is read a related row at a time (_read_by_related): a query each.
 
     `month_field` names the gaming day a partitioned table is kept by month in. When the order
     starts with it, a page is read from its cursor's month first (newest first without a cursor:
@@ -175,7 +178,7 @@ def keyset_page(
 
     def read(key: tuple | None, *, backwards: bool) -> list:
         """The page's rows and one more: past `key` in `order`, or before it (`backwards`)."""
-        if "__" in fields[0]:
+        if by_related and "__" in fields[0]:
             return _read_by_related(queryset, order, key, per_page + 1, backwards=backwards)
         rows = queryset.order_by(*(_reversed(order) if backwards else order))
         if key is not None:

@@ -185,6 +185,7 @@ class RoundListView(FilteredListView):
                 per_page=self.per_page,
                 month_field="gaming_day",
                 first_day=newest_gaming_day() if self.order()[0] == "-gaming_day" else None,
+                by_related=True,  # sorted by table: a table at a time, from its index
             )
             with_finding_codes(self.keyset.rows)
         return self.keyset.rows

@@ -66,7 +66,9 @@ def pages_rounds_sql(order: tuple[str, ...], params: dict) -> tuple[list[str], s
     `params`), and the page's cursors: older, newer."""
     with CaptureQueriesContext(connection) as queries:
         queryset = RoundListView.queryset.select_related("table")
-        page = keyset_page(queryset, params, order=order, per_page=1, month_field="gaming_day")
+        page = keyset_page(
+            queryset, params, order=order, per_page=1, month_field="gaming_day", by_related=True
+        )
     rounds = [query["sql"] for query in queries.captured_queries if 'FROM "rounds_round"' in query["sql"]]
     return rounds, page.older, page.newer
 
