@@ -135,9 +135,15 @@ def _part_write(
         )
         queryset = slice_rows(part, table, month).order_by(*part.order)
         buffer, text = [], 0
+        converted = [(index, column.to_file) for index, column in enumerate(columns) if column.to_file]
         for row in queryset.values_list(*[column.value for column in columns]).iterator(
             chunk_size=part.rows_per_chunk
         ):
+            if converted:
+                row = list(row)
+                for index, to_file in converted:
+                    if row[index] is not None:
+                        row[index] = to_file(row[index])
             buffer.append(row)
             if part.bytes_per_group is not None:
                 text += sum(len(value) for value in row if isinstance(value, str))

@@ -27,7 +27,7 @@ from tables.models import Table
 from .errors import ArchiveError
 from .export import MANIFEST
 from .models import ArchivedMonth, ArchiveStatus
-from .slices import PARTS, Part, part_schema, slice_facts
+from .slices import PARTS, Part, part_columns, part_schema, slice_facts
 from .storage import ArchiveLocation, archive_location
 
 ROWS_PER_READ = {"rounds": 64}  # rows decoded at a time; documents are large
@@ -135,11 +135,19 @@ def _part_copy(part: Part, location: ArchiveLocation, path: str) -> int:
     with location.filesystem.open_input_file(path) as source:
         parquet = pq.ParquetFile(source)
         names = ", ".join(quote(name) for name in parquet.schema_arrow.names)
+        from_file = {column.name: column.from_file for column in part_columns(part) if column.from_file}
+        converted = [
+            (index, from_file[name])
+            for index, name in enumerate(parquet.schema_arrow.names)
+            if name in from_file
+        ]
         statement = f"COPY {quote(part.model._meta.db_table)} ({names}) FROM STDIN"
         # Django's cursor hands `copy` to psycopg's own (as rounds.bulk does); its errors become Django's.
         with connection.cursor() as cursor, connection.wrap_database_errors, cursor.copy(statement) as copy:
             for batch in parquet.iter_batches(batch_size=ROWS_PER_READ.get(part.name, DEFAULT_ROWS_PER_READ)):
                 columns = [column.to_pylist() for column in batch.columns]
+                for index, convert in converted:  # the file's value as the database stores it
+                    columns[index] = [None if value is None else convert(value) for value in columns[index]]
                 for row in zip(*columns, strict=True):
                     copy.write_row(row)
                 rows += batch.num_rows

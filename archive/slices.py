@@ -8,6 +8,7 @@ round is found by its game server id through the registry (rounds.registry.Round
 the database and gives its id, gaming day and table: the file to read.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -17,7 +18,7 @@ from django.db import models
 from django.db.models import Count, Sum
 from django.db.models.functions import Cast
 
-from rounds.fields import JsonTextField
+from rounds.fields import CompressedJsonField, compressed_json, json_of_compressed
 from rounds.models import (
     Adjustment,
     Bet,
@@ -102,6 +103,10 @@ class Column:
     value: str | models.Expression  # what values_list() reads
     type: pa.DataType
     nullable: bool
+    # For a column the database keeps otherwise than the file (a round's document, compressed): the
+    # file's value from what values_list() reads, and what the database stores from the file's value.
+    to_file: Callable | None = None
+    from_file: Callable | None = None
 
 
 def arrow_type(field: models.Field) -> pa.DataType:
@@ -118,7 +123,7 @@ def arrow_type(field: models.Field) -> pa.DataType:
         return pa.timestamp("us", tz="UTC")
     if kind == "BooleanField":
         return pa.bool_()
-    if kind == "TextField":
+    if getattr(target, "holds_json_text", False) or kind == "TextField":
         return pa.large_string()  # a round document can be megabytes; many of them pass 2 GiB
     if kind in ("CharField", "JSONField"):
         return pa.string()
@@ -127,11 +132,18 @@ def arrow_type(field: models.Field) -> pa.DataType:
 
 def part_columns(part: Part) -> list[Column]:
     """Every column of `part`'s table, as stored. JSON is kept as its text: a round's document as it
-    was received (rounds.fields.JsonTextField), other JSON columns as PostgreSQL writes them."""
+    was received (decompressed from rounds.fields.CompressedJsonField's bytes), other JSON columns
+    as PostgreSQL writes them."""
     columns = []
     for field in part.model._meta.concrete_fields:
+        if isinstance(field, CompressedJsonField):
+            raw = Cast(field.attname, output_field=models.BinaryField())  # the bytes, not the value
+            columns.append(
+                Column(field.column, raw, arrow_type(field), field.null, json_of_compressed, compressed_json)
+            )
+            continue
         value = field.attname
-        if isinstance(field, models.JSONField | JsonTextField):
+        if isinstance(field, models.JSONField):
             value = Cast(field.attname, output_field=models.TextField())
         columns.append(Column(field.column, value, arrow_type(field), field.null))
     return columns

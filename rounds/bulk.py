@@ -89,11 +89,18 @@ def _json_for_copy(value) -> str:
     return value.text if type(value) is JsonText else json_text(value)
 
 
+def _encoder_for_copy(field):
+    """How COPY takes a JSON column's values: as their text, or as a field that keeps its JSON its own
+    way (rounds.fields.CompressedJsonField) prepares them."""
+    return field.get_prep_value if getattr(field, "holds_json_text", False) else _json_for_copy
+
+
 def _copy(model, fields: list[str], rows: list[tuple], ids: list[int]) -> None:
     table = model._meta.db_table
     pk = model._meta.pk.column
     columns = [model._meta.get_field(name).column for name in fields]
     json_columns = [i for i, name in enumerate(fields) if _is_json(model, name)]
+    encoders = {i: _encoder_for_copy(model._meta.get_field(fields[i])) for i in json_columns}
     quote = connection.ops.quote_name
     names = ", ".join(quote(column) for column in [pk, *columns])
     # Django's cursor hands `copy` to psycopg's own; its errors become Django's (IntegrityError).
@@ -103,13 +110,14 @@ def _copy(model, fields: list[str], rows: list[tuple], ids: list[int]) -> None:
             if len(json_columns) == 1:
                 # One JSON column (a bet's options, a hand's decisions): the row around it as slices.
                 j = json_columns[0]
+                encode = encoders[j]
                 for row_id, row in zip(ids, rows, strict=True):
-                    write_row((row_id, *row[:j], _json_for_copy(row[j]), *row[j + 1 :]))
+                    write_row((row_id, *row[:j], encode(row[j]), *row[j + 1 :]))
             elif json_columns:
                 for row_id, row in zip(ids, rows, strict=True):
                     row = list(row)
                     for i in json_columns:
-                        row[i] = _json_for_copy(row[i])
+                        row[i] = encoders[i](row[i])
                     write_row((row_id, *row))
             else:
                 for row_id, row in zip(ids, rows, strict=True):

@@ -23,7 +23,7 @@ from .choices import (
     RoundStatus,
 )
 from .deal import DealtSpots, dealt_spots
-from .fields import JsonTextField
+from .fields import CompressedJsonField
 from .querysets import BetQuerySet, CorrectionQuerySet, RoundQuerySet, RoundRowQuerySet
 from .registry import BetKey, RoundKey
 
@@ -79,7 +79,7 @@ class Round(models.Model):
         related_name="rounds",
         help_text="The configuration version in force when the round was played.",
     )
-    document = JsonTextField(help_text="The round document as received.")
+    document = CompressedJsonField(help_text="The round document as received (its JSON text, compressed).")
     document_sha256 = models.CharField(max_length=64)
     # The deal, kept apart from the document since migration 0007 (a few cards a round). The round
     # page now reads the document for its spots as well (rounds.deal).

@@ -31,7 +31,9 @@ import random
 import statistics
 import time
 
-import pyarrow as pa
+import zstandard
+
+from rounds.fields import ZSTD_LEVEL, json_of_compressed
 
 from .support import scratch_database
 
@@ -40,9 +42,9 @@ PLAYERS = 5_000
 # A bet id as the round format's example (`B-88231`), with digits enough for ten years of bets.
 FORMAT_ID = "'B-' || (10000000000 + id)"
 REPEATS = 21
-# zstd's default level, and the archive's (archive.export.COMPRESSION_LEVEL), counted below
-DOCUMENT_ZSTD_LEVELS = (3, 9)
-DOCUMENT_ZSTD_LEVEL = 9
+# The level the documents are stored at (zstd's default), and the archive's
+# (archive.export.COMPRESSION_LEVEL)
+DOCUMENT_ZSTD_LEVELS = (ZSTD_LEVEL, 9)
 BRIN_PAGES_PER_RANGE = 8  # fewer pages per range than PostgreSQL's 128: fewer rows rechecked a bet
 # A round's bets from its row of arrays, as rows again (the columns the reads below use).
 UNNESTED = """unnest(r.ids, r.bet_ids, r.players, r.kinds, r.stakes, r.wagered, r.returned)
@@ -213,13 +215,11 @@ def _alternatives(cursor, bets: int, stored: float) -> None:
 
 def _row_per_bet(cursor, bets: int, stored: float) -> None:
     """Keeping a row per bet: what each narrower storage saves against a copy of what it replaces
-    (the copies of the bets and bet keys are _alternatives'), and all three together."""
+    (the copies of the bets and bet keys are _alternatives'), and all three together. The documents
+    are stored under zstd at level ZSTD_LEVEL since migration rounds/0022: that level is compared
+    with the lz4 text they were before, and with level 9."""
     print("   keeping a row per bet, each against a copy of what it replaces (B/bet):")
     sql = {
-        "round documents as stored, text under lz4 (the copy)": [
-            "CREATE TABLE alt_documents (id bigint PRIMARY KEY, document text COMPRESSION lz4)",
-            "INSERT INTO alt_documents SELECT id, document FROM rounds_round ORDER BY id",
-        ],
         "bets, ids under BRIN instead of the primary key": [
             "CREATE TABLE alt_bets_brin AS SELECT * FROM rounds_bet ORDER BY id",
             f"CREATE INDEX ON alt_bets_brin USING brin (id) WITH (pages_per_range = {BRIN_PAGES_PER_RANGE})",
@@ -239,17 +239,20 @@ def _row_per_bet(cursor, bets: int, stored: float) -> None:
         ],
     }
     sizes = {name: _built(cursor, statements, bets) for name, statements in sql.items()}
-    for level in DOCUMENT_ZSTD_LEVELS:
-        sizes[f"round documents under Pitboss's zstd, level {level}"] = _documents_zstd(cursor, bets, level)
+    texts = _document_texts(cursor)
+    as_text = "round documents as text under lz4 (before rounds/0022)"
+    sizes[as_text] = _documents_as_text(cursor, bets, texts)
+    under = {level: f"round documents under zstd, level {level}" for level in DOCUMENT_ZSTD_LEVELS}
+    for level, name in under.items():
+        sizes[name] = _documents_zstd(cursor, bets, texts, level)
     for name, whole in sizes.items():
         print(f"      {name:52} {whole:6.1f}")
+    saved_by_0022 = sizes[as_text] - sizes[under[ZSTD_LEVEL]]
+    print(f"   migration rounds/0022 (zstd level {ZSTD_LEVEL}) saved {saved_by_0022:.1f} B/bet")
     bets_rows = _size(cursor, "alt_bets", bets)[0]
     keys_rows = _size(cursor, "alt_keys", bets)[0]
     saved = {
-        f"the documents under zstd (level {DOCUMENT_ZSTD_LEVEL})": sizes[
-            "round documents as stored, text under lz4 (the copy)"
-        ]
-        - sizes[f"round documents under Pitboss's zstd, level {DOCUMENT_ZSTD_LEVEL}"],
+        f"the documents under zstd level 9, not {ZSTD_LEVEL}": sizes[under[ZSTD_LEVEL]] - sizes[under[9]],
         "the bets' ids under BRIN": bets_rows - sizes["bets, ids under BRIN instead of the primary key"],
         "the registry's bet ids as a digest, unique beside the id": keys_rows
         - sizes["registry bet keys, a digest unique beside the id"],
@@ -259,14 +262,11 @@ def _row_per_bet(cursor, bets: int, stored: float) -> None:
     print(f"   what each saves, and what a round's tables (as stored: {stored:.1f} B/bet) would take:")
     for name, bytes_saved in saved.items():
         print(f"      {name:58} -{bytes_saved:5.1f}  -> {stored - bytes_saved:6.1f} B/bet")
-    together = [
-        f"the documents under zstd (level {DOCUMENT_ZSTD_LEVEL})",
-        "the bets' ids under BRIN",
-        "the registry's bet ids as a digest, its primary key",
-    ]
-    all_saved = sum(saved[name] for name in together)
-    print(f"      all three of: {'; '.join(together)}")
-    print(f"      {'':58} -{all_saved:5.1f}  -> {stored - all_saved:6.1f} B/bet")
+    together = ["the bets' ids under BRIN", "the registry's bet ids as a digest, its primary key"]
+    for names in (together, [f"the documents under zstd level 9, not {ZSTD_LEVEL}", *together]):
+        all_saved = sum(saved[name] for name in names)
+        print(f"      all of: {'; '.join(names)}")
+        print(f"      {'':58} -{all_saved:5.1f}  -> {stored - all_saved:6.1f} B/bet")
 
 
 def _built(cursor, statements: list[str], bets: int) -> float:
@@ -275,24 +275,34 @@ def _built(cursor, statements: list[str], bets: int) -> float:
     return _size(cursor, statements[0].split()[2], bets)[0]
 
 
-def _documents_zstd(cursor, bets: int, level: int) -> float:
-    """The round documents compressed with zstd before PostgreSQL sees them (stored EXTERNAL: TOAST
-    does not compress them again): B/bet, and what compressing and reading one back costs."""
-    codec = pa.Codec("zstd", compression_level=level)
+def _document_texts(cursor) -> list[tuple[int, bytes]]:
+    """Each round's id and document text (UTF-8), as received."""
+    cursor.execute("SELECT id, document FROM rounds_round ORDER BY id")
+    return [(pk, json_of_compressed(stored).encode()) for pk, stored in cursor.fetchall()]
+
+
+def _documents_as_text(cursor, bets: int, texts: list[tuple[int, bytes]]) -> float:
+    """The documents as text under TOAST's lz4, as PostgreSQL kept them before rounds/0022: B/bet."""
+    cursor.execute("CREATE TABLE alt_documents (id bigint PRIMARY KEY, document text COMPRESSION lz4)")
+    for pk, text in texts:
+        cursor.execute("INSERT INTO alt_documents VALUES (%s, %s)", [pk, text.decode()])
+    return _size(cursor, "alt_documents", bets)[0]
+
+
+def _documents_zstd(cursor, bets: int, texts: list[tuple[int, bytes]], level: int) -> float:
+    """The documents compressed with zstd before PostgreSQL sees them (stored EXTERNAL: TOAST does
+    not compress them again): B/bet, and what compressing one and reading it back costs."""
     table = f"alt_documents_zstd_{level}"
     cursor.execute(f"CREATE TABLE {table} (id bigint PRIMARY KEY, document bytea)")
     cursor.execute(f"ALTER TABLE {table} ALTER COLUMN document SET STORAGE EXTERNAL")
-    cursor.execute("SELECT id, document FROM rounds_round ORDER BY id")
     compress_ms = []
-    for pk, text in cursor.fetchall():
-        encoded = text.encode()
+    for pk, text in texts:
         started = time.perf_counter()
-        compressed = codec.compress(encoded, asbytes=True)
+        compressed = zstandard.compress(text, level)
         compress_ms.append((time.perf_counter() - started) * 1000)
         cursor.execute(f"INSERT INTO {table} VALUES (%s, %s)", [pk, compressed])
     whole = _size(cursor, table, bets)[0]
-    cursor.execute("SELECT id, octet_length(document) FROM alt_documents ORDER BY id DESC LIMIT 1")
-    newest, size = cursor.fetchone()
+    newest, text = texts[-1]
 
     def as_text():
         cursor.execute("SELECT document FROM alt_documents WHERE id = %s", [newest])
@@ -300,14 +310,14 @@ def _documents_zstd(cursor, bets: int, level: int) -> float:
 
     def as_zstd():
         cursor.execute(f"SELECT document FROM {table} WHERE id = %s", [newest])
-        return json.loads(codec.decompress(cursor.fetchone()[0], decompressed_size=size, asbytes=True))
+        return json.loads(zstandard.decompress(cursor.fetchone()[0]))
 
     assert as_text() == as_zstd()
     text_ms, zstd_ms = (_median_of(read) for read in (as_text, as_zstd))
     print(
-        f"      a round's document ({size / 1e6:.1f} MB of text), level {level}: compressed in "
+        f"      a round's document ({len(text) / 1e6:.1f} MB of text), level {level}: compressed in "
         f"{statistics.median(compress_ms):.1f} ms (median); read and parsed in {text_ms:.1f} ms as "
-        f"stored, {zstd_ms:.1f} ms under zstd ({zstd_ms / text_ms:.2f}x)"
+        f"lz4 text, {zstd_ms:.1f} ms under zstd ({zstd_ms / text_ms:.2f}x)"
     )
     return whole
 

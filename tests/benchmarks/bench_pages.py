@@ -67,6 +67,7 @@ def _prepare() -> tuple[str, str, str, dict]:
     from config.gaming_day import gaming_day, gaming_day_of
     from rounds.engine.rules import preset
     from rounds.engine.simulate import simulate
+    from rounds.fields import compressed_json
     from rounds.ingest import round_ingest
     from rounds.models import Round
     from rounds.selectors import cursor_of
@@ -104,13 +105,13 @@ def _prepare() -> tuple[str, str, str, dict]:
             SELECT 'BENCH-' || n, shoe.table_id, shoe.id, mod(n, 50) + 1, opened,
                    (SELECT day FROM gaming_day WHERE opened >= starts_at AND opened < ends_at),
                    opened + interval '40 seconds',
-                   'completed', '', false, '{{}}', md5(n::text), '', 7, 12, 120, 115, 120, 115,
+                   'completed', '', false, %s, md5(n::text), '', 7, 12, 120, 115, 120, 115,
                    (mod(n, 23) = 0)::int, '', now()
             FROM generate_series(1, %s) n
             CROSS JOIN LATERAL (SELECT %s::timestamptz + n * interval '2 seconds' AS opened) moment
             JOIN rounds_shoe shoe ON shoe.id = (SELECT min(id) FROM rounds_shoe) + mod(n, 20000)
             """,
-            [ROUNDS, FIRST_OPENED],
+            [compressed_json("{}"), ROUNDS, FIRST_OPENED],
         )
         cursor.execute("ANALYZE")
     print(f"   {ROUNDS:,} rounds written by SQL in {time.perf_counter() - started:.0f} s", flush=True)

@@ -87,7 +87,8 @@ COLUMNS: dict[str, dict[str, str]] = {
         "cancel_reason": "tr.cancel_reason",
         "cut_card": "p.cut_card",
         "configuration_id": "tr.configuration_id",
-        "document": "d.document",
+        # The text's bytes, compressed afterwards as the field keeps them (documents_compress).
+        "document": "convert_to(d.document, 'UTF8')",
         "document_sha256": "encode(sha256(convert_to(d.document, 'UTF8')), 'hex')",
         "dealer_cards": "tr.dealer_cards",
         "shared": "tr.shared",
@@ -154,7 +155,7 @@ SOURCES = {
         JOIN rounds_round tr ON tr.id = t.round_pk
         JOIN rounds_shoe shoe ON shoe.code = p.shoe_code
         CROSS JOIN LATERAL (
-            SELECT replace(replace(replace(replace(replace(tr.document,
+            SELECT replace(replace(replace(replace(replace(t.document,
                 t.round_code, p.code), t.shoe_code, p.shoe_code),
                 t.number_text, '"number":' || p.number || ','),
                 t.opened_text, '"opened_at":"' || to_char(p.opened_at AT TIME ZONE 'UTC', {ISO_UTC}) || '"'),
@@ -240,6 +241,7 @@ def templates_ingest() -> int:
     from rounds.bulk import json_text
     from rounds.engine.rules import preset
     from rounds.engine.simulate import simulate
+    from rounds.fields import json_of_compressed
     from rounds.ingest import round_ingest
     from tables.models import Table
 
@@ -265,6 +267,9 @@ def templates_ingest() -> int:
                 document = json.loads(json.dumps(document))  # as a game server's document arrives
                 _prefix_ids(document, f"{TEMPLATE_PREFIX}{players}-")
                 stored = round_ingest(document=document).round
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT document FROM rounds_round WHERE id = %s", [stored.pk])
+                    text = json_of_compressed(cursor.fetchone()[0])
                 rows.append(
                     (
                         table.pk,
@@ -276,12 +281,14 @@ def templates_ingest() -> int:
                         '"closed_at":' + json_text(document["closed_at"]),
                         f'"number":{document["number"]},',
                         stored.closed_at - stored.opened_at,
+                        text,
                     )
                 )
     with connection.cursor() as cursor:
         cursor.executemany(
             "INSERT INTO bench_history_template (table_id, idx, round_pk, round_code, shoe_code, "
-            "opened_text, closed_text, number_text, duration) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "opened_text, closed_text, number_text, duration, document) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             rows,
         )
         cursor.execute(TEMPLATE_ROWS_SQL)
@@ -291,7 +298,7 @@ def templates_ingest() -> int:
 TEMPLATE_TABLES_SQL = """
 CREATE TABLE bench_history_template (
     id serial PRIMARY KEY, table_id bigint, idx int, round_pk bigint, round_code text, shoe_code text,
-    opened_text text, closed_text text, number_text text, duration interval,
+    opened_text text, closed_text text, number_text text, duration interval, document text,
     bets int, findings int
 );
 CREATE TABLE bench_history_day (day date PRIMARY KEY, starts_at timestamptz, ends_at timestamptz);
@@ -413,6 +420,7 @@ def month_build(slices: list[Slice]) -> dict[str, int]:
         for table in COLUMNS:
             cursor.execute(insert_sql(table))
             written[table] = cursor.rowcount
+        documents_compress(cursor)
         _ids_taken(cursor, "rounds_round", "SELECT max(id) FROM bench_history_plan")
         for table, alias in ID_BASES.items():
             count = alias.rstrip("s")  # bets -> the template's bet count, as summed into the base
@@ -423,6 +431,26 @@ def month_build(slices: list[Slice]) -> dict[str, int]:
                 "JOIN bench_history_template t ON t.id = p.template_id",
             )
     return written
+
+
+def documents_compress(cursor, rounds_at_a_time: int = 2_000) -> None:
+    """The plan's rounds' documents, written as their text's bytes, compressed as
+    rounds.fields.CompressedJsonField keeps them (SQL cannot compress with zstd)."""
+    from rounds.fields import compressed_json
+
+    cursor.execute("SELECT id, gaming_day FROM bench_history_plan ORDER BY id")
+    planned = cursor.fetchall()
+    for start in range(0, len(planned), rounds_at_a_time):
+        chunk = planned[start : start + rounds_at_a_time]
+        cursor.execute(
+            "SELECT id, gaming_day, document FROM rounds_round WHERE id BETWEEN %s AND %s "
+            "AND gaming_day BETWEEN %s AND %s",
+            [chunk[0][0], chunk[-1][0], min(day for _, day in chunk), max(day for _, day in chunk)],
+        )
+        cursor.executemany(
+            "UPDATE rounds_round SET document = %s WHERE id = %s AND gaming_day = %s",
+            [(compressed_json(bytes(text).decode()), pk, day) for pk, day, text in cursor.fetchall()],
+        )
 
 
 def _next_id(cursor, table: str) -> int:
