@@ -179,7 +179,16 @@ def _bench_api_against_copy(database_name: str):
 
     columns = BET_COLUMNS
     rows = list(Bet.objects.filter(bet_id__startswith="API-").values_list(*columns))
-    rows = [(row[0], f"COPY-{row[1]}", *row[2:11], json.dumps(row[11])) for row in rows]
+    # Each bet id made new; the options as the JSON text COPY takes (columns named, not counted: the
+    # bets gained their gaming day as the second column).
+    renamed, as_json = columns.index("bet_id"), columns.index("options")
+    rows = [
+        tuple(
+            f"COPY-{value}" if index == renamed else json.dumps(value) if index == as_json else value
+            for index, value in enumerate(row)
+        )
+        for row in rows
+    ]
     connection.ensure_connection()
     raw = connection.connection  # the psycopg connection itself
     best = float("inf")
