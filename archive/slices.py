@@ -123,7 +123,7 @@ def arrow_type(field: models.Field) -> pa.DataType:
         return pa.timestamp("us", tz="UTC")
     if kind == "BooleanField":
         return pa.bool_()
-    if getattr(target, "holds_json_text", False) or kind == "TextField":
+    if isinstance(target, CompressedJsonField) or kind == "TextField":
         return pa.large_string()  # a round document can be megabytes; many of them pass 2 GiB
     if kind in ("CharField", "JSONField"):
         return pa.string()

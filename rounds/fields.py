@@ -35,7 +35,9 @@ class CompressedJsonField(models.BinaryField):
     """
 
     description = "JSON value kept as zstd-compressed text"
-    holds_json_text = True  # a JsonText is stored as its text; the archive keeps the text
+    # JSON to bulk.insert_rows (a JsonText's text is compressed, not encoded again) and to the
+    # archive (its files keep the text, archive.recall reads it back as JSON).
+    holds_json_text = True
 
     def get_prep_value(self, value):
         if value is None:
