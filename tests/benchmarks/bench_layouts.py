@@ -394,12 +394,8 @@ def _reads(cursor) -> None:
 
 
 def _median_ms(cursor, sql: str, params: dict) -> float:
-    cursor.execute(sql, params)
-    cursor.fetchall()  # warm
-    seconds = []
-    for _ in range(REPEATS):
-        started = time.perf_counter()
+    def read():
         cursor.execute(sql, params)
-        cursor.fetchall()
-        seconds.append(time.perf_counter() - started)
-    return statistics.median(seconds) * 1000
+        return cursor.fetchall()
+
+    return _median_of(read)
