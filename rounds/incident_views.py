@@ -32,7 +32,7 @@ from . import services
 from .choices import IncidentKind, IncidentStatus
 from .filtersets import IncidentFilterSet, RefundFilterSet
 from .models import Incident, Refund, Round
-from .recall import archived_refusal, archived_rounds, corrected_round, incident_rounds
+from .recall import archived_rounds, corrected_round, incident_rounds
 from .tables import RoundLinks, round_url
 
 
@@ -186,13 +186,13 @@ class IncidentOpenForm(forms.Form):
     note = ReasonField(label="What happened", help_text="The first note of the timeline, with your name.")
 
     def clean_round(self):
-        round_id = self.cleaned_data["round"].strip()
+        round_id = self.cleaned_data["round"]
         if not round_id:
             return None
-        round_ = Round.objects.by_round_id(round_id).first()
-        if round_ is None:
-            raise ValidationError(archived_refusal(round_id=round_id) or f"No round {round_id!r} is stored.")
-        return round_
+        try:
+            return services.round_to_correct(round_id)
+        except ValidationError as refusal:
+            raise ValidationError(refusal.message_dict["round"]) from None
 
 
 class IncidentOpenView(LoginRequiredMixin, PermissionRequiredMixin, FormView):

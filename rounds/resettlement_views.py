@@ -70,9 +70,11 @@ class ResettlementProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormV
     form_class = ProposeForm
     template_name = "rounds/resettlement_propose.html"
 
+    rounds = Round.objects.select_related("table")
+
     def get_round(self) -> Round | None:
         round_id = self.request.POST.get("round") or self.request.GET.get("round", "")
-        return round_named(round_id, Round.objects.select_related("table"))
+        return round_named(round_id, self.rounds.all())
 
     def get_form(self, form_class=None):
         form = super().get_form(form_class)
@@ -97,14 +99,8 @@ class ResettlementProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormV
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):
-        round_ = self.get_round()
-        if round_ is None:
-            round_id = form.cleaned_data["round"]
-            form.add_error(
-                "round", archived_refusal(round_id=round_id) or f"No round {round_id!r} is stored."
-            )
-            return self.form_invalid(form)
         try:
+            round_ = services.round_to_correct(form.cleaned_data["round"], self.rounds.all())
             resettlement = services.resettlement_propose(
                 round_=round_, proposed_by=self.request.user, reason=form.cleaned_data["reason"]
             )

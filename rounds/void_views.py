@@ -140,10 +140,12 @@ class VoidProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
     form_class = VoidProposeForm
     template_name = "rounds/void_propose.html"
 
+    rounds = Round.objects.select_related("table").defer("document")
+
     def get_round(self) -> Round | None:
         if not hasattr(self, "_round"):
             round_id = self.request.POST.get("round") or self.request.GET.get("round", "")
-            self._round = round_named(round_id, Round.objects.select_related("table").defer("document"))
+            self._round = round_named(round_id, self.rounds.all())
         return self._round
 
     def get_form_kwargs(self):
@@ -167,14 +169,8 @@ class VoidProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):
-        round_ = self.get_round()
-        if round_ is None:
-            round_id = form.cleaned_data["round"]
-            form.add_error(
-                "round", archived_refusal(round_id=round_id) or f"No round {round_id!r} is stored."
-            )
-            return self.form_invalid(form)
         try:
+            round_ = services.round_to_correct(form.cleaned_data["round"], self.rounds.all())
             void = services.void_propose(
                 round_=round_,
                 proposed_by=self.request.user,

@@ -12,7 +12,7 @@ from config.api import InputSerializer, MoneyField, has_permission, validated
 from rounds import services
 from rounds.choices import IncidentKind
 from rounds.filtersets import IncidentFilterSet
-from rounds.models import Incident, IncidentNote, Refund, Round
+from rounds.models import Incident, IncidentNote, Refund
 from rounds.recall import archived_by_pk, incident_rounds
 from tables.models import Table
 
@@ -142,14 +142,6 @@ def incidents():
     )
 
 
-def _round(round_id: str) -> Round:
-    round_ = Round.objects.by_round_id(round_id).first()
-    if round_ is None:
-        services.refuse_if_archived(round_id=round_id)  # its month archived: how to restore it
-        raise serializers.ValidationError({"round": [f"No round {round_id!r} is stored."]})
-    return round_
-
-
 class IncidentViewSet(
     TransitionRefusalMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
 ):
@@ -180,7 +172,7 @@ class IncidentViewSet(
             kind=data["kind"],
             note=data["note"],
             opened_by=request.user,
-            round_=_round(data["round"]) if data["round"] else None,
+            round_=services.round_to_correct(data["round"]) if data["round"] else None,
         )
         return Response(
             IncidentSerializer(incidents().get(pk=incident.pk)).data, status=status.HTTP_201_CREATED
@@ -239,7 +231,7 @@ class IncidentCancelRoundView(IncidentStepView):
         data = validated(IncidentCancelRoundSerializer, request)
         services.incident_cancel_round(
             incident=incident,
-            round_=_round(data["round"]),
+            round_=services.round_to_correct(data["round"]),
             cancelled_by=request.user,
             reason=data["reason"],
         )

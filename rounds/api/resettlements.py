@@ -1,18 +1,24 @@
 """Re-settlements in the API: list (the page's filters), read, propose (Compliance), approve or
 reject (a Supervisor who did not propose it). Bad transitions answer 409 (403 for your own)."""
 
-from django.shortcuts import get_object_or_404
 from django.urls import path
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import generics, mixins, serializers, status, viewsets
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 from rest_framework.views import set_rollback
 
-from config.api import InputSerializer, MoneyField, has_permission, validated, validation_error_data
+from config.api import (
+    InputSerializer,
+    MoneyField,
+    has_permission,
+    validated,
+    validation_error_data,
+)
+from config.api_decisions import DecisionView
 from rounds import services
 from rounds.filtersets import ResettlementFilterSet
-from rounds.models import Adjustment, Resettlement, Round
+from rounds.models import Adjustment, Resettlement
 
 REFUSED = {
     400: OpenApiResponse(description="Bad input: the field and why."),
@@ -99,12 +105,8 @@ class ResettlementViewSet(
     @extend_schema(request=ResettlementProposeSerializer, responses={201: ResettlementSerializer, **REFUSED})
     def create(self, request):
         data = validated(ResettlementProposeSerializer, request)
-        round_ = Round.objects.by_round_id(data["round"]).first()
-        if round_ is None:
-            services.refuse_if_archived(round_id=data["round"])  # its month archived: how to restore it
-            raise serializers.ValidationError({"round": [f"No round {data['round']!r} is stored."]})
         resettlement = services.resettlement_propose(
-            round_=round_, proposed_by=request.user, reason=data["reason"]
+            round_=services.round_to_correct(data["round"]), proposed_by=request.user, reason=data["reason"]
         )
         return Response(
             ResettlementSerializer(resettlements().get(pk=resettlement.pk)).data,
@@ -112,20 +114,17 @@ class ResettlementViewSet(
         )
 
 
-class ResettlementDecisionView(TransitionRefusalMixin, generics.GenericAPIView):
+@extend_schema_view(
+    post=extend_schema(
+        request=ResettlementDecisionSerializer, responses={200: ResettlementSerializer, **REFUSED}
+    )
+)
+class ResettlementDecisionView(TransitionRefusalMixin, DecisionView):
     queryset = resettlements()
     serializer_class = ResettlementSerializer
     permission_classes = [has_permission("rounds.decide_resettlement")]
-    filter_backends = []
-    pagination_class = None
-    decide = None
-
-    @extend_schema(request=ResettlementDecisionSerializer, responses={200: ResettlementSerializer, **REFUSED})
-    def post(self, request, pk: int):
-        resettlement = get_object_or_404(Resettlement, pk=pk)
-        data = validated(ResettlementDecisionSerializer, request)
-        self.decide(resettlement=resettlement, decided_by=request.user, comment=data["comment"])
-        return Response(ResettlementSerializer(resettlements().get(pk=pk)).data)
+    decision_serializer = ResettlementDecisionSerializer
+    proposal_argument = "resettlement"
 
 
 class ResettlementApproveView(ResettlementDecisionView):

@@ -2,14 +2,14 @@
 (another supervisor). Bad transitions answer 409 (403 for your own); bad input 400 naming the field."""
 
 from django.db.models import OuterRef, Prefetch, Subquery
-from django.shortcuts import get_object_or_404
 from django.urls import path
-from drf_spectacular.utils import extend_schema
-from rest_framework import generics, mixins, serializers, status, viewsets
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from config.api import InputSerializer, ModelPermissions, MoneyField, has_permission, validated
+from config.api_decisions import DecisionView
 from rounds import services
 from rounds.filtersets import VoidFilterSet
 from rounds.models import BetKey, Incident, Round, Void, VoidLine
@@ -117,10 +117,7 @@ class VoidViewSet(
     @extend_schema(request=VoidProposeSerializer, responses={201: VoidDetailSerializer, **REFUSED})
     def create(self, request):
         data = validated(VoidProposeSerializer, request)
-        round_ = Round.objects.by_round_id(data["round"]).defer("document").first()
-        if round_ is None:
-            services.refuse_if_archived(round_id=data["round"])  # its month archived: how to restore it
-            raise serializers.ValidationError({"round": [f"No round {data['round']!r} is stored."]})
+        round_ = services.round_to_correct(data["round"], Round.objects.defer("document"))
         incident = None
         if data["incident"] is not None:
             incident = Incident.objects.filter(pk=data["incident"]).first()
@@ -134,20 +131,15 @@ class VoidViewSet(
         )
 
 
-class VoidDecisionView(TransitionRefusalMixin, generics.GenericAPIView):
-    queryset = voids()
+@extend_schema_view(
+    post=extend_schema(request=VoidDecisionSerializer, responses={200: VoidDetailSerializer, **REFUSED})
+)
+class VoidDecisionView(TransitionRefusalMixin, DecisionView):
+    queryset = voids_with_lines()
     serializer_class = VoidDetailSerializer
     permission_classes = [has_permission("rounds.decide_void")]
-    filter_backends = []
-    pagination_class = None
-    decide = None
-
-    @extend_schema(request=VoidDecisionSerializer, responses={200: VoidDetailSerializer, **REFUSED})
-    def post(self, request, pk: int):
-        void = get_object_or_404(Void, pk=pk)
-        data = validated(VoidDecisionSerializer, request)
-        self.decide(void=void, decided_by=request.user, comment=data["comment"])
-        return Response(VoidDetailSerializer(voids_with_lines().get(pk=pk)).data)
+    decision_serializer = VoidDecisionSerializer
+    proposal_argument = "void"
 
 
 class VoidApproveView(VoidDecisionView):

@@ -9,7 +9,7 @@ round takes one of these corrections, never two (corrections.py). The bets thems
 """
 
 from .common import OwnDecisionRefused, TransitionRefused
-from .corrections import correction_record, correction_refusal, refuse_if_archived
+from .corrections import correction_record, correction_refusal, refuse_if_archived, round_to_correct
 from .incidents import (
     completed_round_refusal,
     incident_attach_cancelled_round,
@@ -39,6 +39,7 @@ __all__ = [
     "incident_status_guard",
     "refund_amounts",
     "refuse_if_archived",
+    "round_to_correct",
     "resettlement_approve",
     "resettlement_propose",
     "resettlement_reject",

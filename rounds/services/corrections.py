@@ -8,11 +8,14 @@ A writer that skipped the lock still meets RoundCorrection's primary key (one ro
 IntegrityError becomes a TransitionRefused with a message, and its transaction rolls back whole.
 """
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 
 from ..choices import CorrectionKind, ProposalStatus
 from ..models import Resettlement, Round, RoundCorrection, Void
 from ..recall import archived_refusal
+from ..selectors import round_named
 from .common import TransitionRefused, by_name
 
 ONE_PER_BET = "a bet takes one correction; nothing was changed."
@@ -38,6 +41,17 @@ def refuse_if_archived(*, round_id: str | None = None, pk: int | None = None) ->
     refusal = archived_refusal(round_id=round_id, pk=pk)
     if refusal:
         raise TransitionRefused({"round": refusal})
+
+
+def round_to_correct(round_id: str, rounds: QuerySet | None = None) -> Round:
+    """The round of `rounds` (by default every one) whose id is `round_id`, that a correction, a void
+    or an incident names. Refused, naming `round`, when its month is archived (TransitionRefused,
+    with how to restore it) or when no round has that id (ValidationError)."""
+    round_ = round_named(round_id, rounds)
+    if round_ is None:
+        refuse_if_archived(round_id=round_id)
+        raise ValidationError({"round": f"No round {round_id.strip()!r} is stored."})
+    return round_
 
 
 def correction_described(correction: RoundCorrection) -> str:

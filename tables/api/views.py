@@ -1,11 +1,12 @@
 """Thin API views over tables: declare queryset, filterset and serializers; writes call the services."""
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.response import Response
 
 from config.api import has_permission, validated
+from config.api_decisions import DecisionView
 from tables import services
 from tables.filtersets import TableConfigurationFilterSet, TableFilterSet, TableStatusChangeFilterSet
 from tables.models import Table, TableConfiguration, TableStatusChange
@@ -111,20 +112,15 @@ class TableConfigurationListView(TableNestedMixin, generics.ListAPIView):
         )
 
 
-class ConfigurationDecisionView(generics.GenericAPIView):
+@extend_schema_view(
+    post=extend_schema(request=ConfigurationDecisionSerializer, responses={200: TableConfigurationSerializer})
+)
+class ConfigurationDecisionView(DecisionView):
     queryset = CONFIGURATIONS
     serializer_class = TableConfigurationSerializer
     permission_classes = [has_permission("tables.decide_tableconfiguration")]
-    filter_backends = []
-    pagination_class = None
-    decide = None
-
-    @extend_schema(request=ConfigurationDecisionSerializer, responses={200: TableConfigurationSerializer})
-    def post(self, request, pk: int):
-        configuration = get_object_or_404(TableConfiguration, pk=pk)
-        data = validated(ConfigurationDecisionSerializer, request)
-        self.decide(configuration=configuration, decided_by=request.user, comment=data["comment"])
-        return Response(TableConfigurationSerializer(CONFIGURATIONS.get(pk=pk)).data)
+    decision_serializer = ConfigurationDecisionSerializer
+    proposal_argument = "configuration"
 
 
 class ConfigurationApproveView(ConfigurationDecisionView):

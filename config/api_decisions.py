@@ -1,0 +1,29 @@
+"""The API's decision on a proposal by a second person, shared by the apps that ask for one.
+
+Apart from config.api, which REST framework's settings import before its views exist."""
+
+from django.shortcuts import get_object_or_404
+from rest_framework import generics
+from rest_framework.response import Response
+
+from config.api import validated
+
+
+class DecisionView(generics.GenericAPIView):
+    """POST: a second person's decision on the proposal `pk` (a re-settlement, a void, a configuration
+    version). `decision_serializer` reads its body, `decide` (the service that approves or rejects,
+    taking the proposal as `proposal_argument`) records it or refuses, and the answer is the proposal
+    as it now stands, read through `queryset` and `serializer_class`. Each subclass documents its
+    request and answers with `extend_schema_view`."""
+
+    filter_backends = []
+    pagination_class = None
+    decision_serializer = None
+    proposal_argument = ""
+    decide = None
+
+    def post(self, request, pk: int):
+        proposal = get_object_or_404(self.get_queryset().model, pk=pk)
+        data = validated(self.decision_serializer, request)
+        self.decide(**{self.proposal_argument: proposal}, decided_by=request.user, comment=data["comment"])
+        return Response(self.get_serializer(self.get_queryset().get(pk=pk)).data)
