@@ -27,6 +27,7 @@ findings carry the gaming day (issue 21's partitioning), ROUND_ROWS_PARTITION_KE
 """
 
 import calendar
+import hashlib
 import json
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -62,8 +63,8 @@ SHAPES = {
 # --- the columns written, in one place -------------------------------------------------------------
 #
 # Aliases: p, the plan's round (bench_history_plan); t, its template (bench_history_template); tr,
-# the template's stored round; tb, tf, the template's bet and finding; shoe, the round's shoe; d,
-# the round's document.
+# the template's stored round; tb, tf, the template's bet and finding; shoe, the round's shoe; doc,
+# the round's document (bench_history_document, documents_stage).
 
 # Bets and findings carry their round's gaming day: the month they are kept in.
 ROUND_ROWS_PARTITION_KEY: dict[str, str] = {"gaming_day": "p.gaming_day"}
@@ -87,9 +88,8 @@ COLUMNS: dict[str, dict[str, str]] = {
         "cancel_reason": "tr.cancel_reason",
         "cut_card": "p.cut_card",
         "configuration_id": "tr.configuration_id",
-        # The text's bytes, compressed afterwards as the field keeps them (documents_compress).
-        "document": "convert_to(d.document, 'UTF8')",
-        "document_sha256": "encode(sha256(convert_to(d.document, 'UTF8')), 'hex')",
+        "document": "doc.document",
+        "document_sha256": "doc.sha256",
         "dealer_cards": "tr.dealer_cards",
         "shared": "tr.shared",
         "cards_taken": "tr.cards_taken",
@@ -146,23 +146,22 @@ COLUMNS: dict[str, dict[str, str]] = {
 # Where each table's values come from, for the plan's rounds. A document's times are written as the
 # simulator writes them (ISO 8601, UTC, to the second).
 ISO_UTC = """'YYYY-MM-DD"T"HH24:MI:SS"Z"'"""
+# A plan's round's document as received: its template's, with the round's ids and times.
+DOCUMENT_TEXT = f"""replace(replace(replace(replace(replace(t.document,
+    t.round_code, p.code), t.shoe_code, p.shoe_code),
+    t.number_text, '"number":' || p.number || ','),
+    t.opened_text, '"opened_at":"' || to_char(p.opened_at AT TIME ZONE 'UTC', {ISO_UTC}) || '"'),
+    t.closed_text,
+    '"closed_at":"' || to_char((p.opened_at + t.duration) AT TIME ZONE 'UTC', {ISO_UTC}) || '"')"""
 SOURCES = {
     # A shoe dealt across the end of a month is already there.
     "rounds_shoe": "bench_history_plan p GROUP BY p.shoe_code ON CONFLICT (code) DO NOTHING",
-    "rounds_round": f"""
+    "rounds_round": """
         bench_history_plan p
         JOIN bench_history_template t ON t.id = p.template_id
         JOIN rounds_round tr ON tr.id = t.round_pk
         JOIN rounds_shoe shoe ON shoe.code = p.shoe_code
-        CROSS JOIN LATERAL (
-            SELECT replace(replace(replace(replace(replace(t.document,
-                t.round_code, p.code), t.shoe_code, p.shoe_code),
-                t.number_text, '"number":' || p.number || ','),
-                t.opened_text, '"opened_at":"' || to_char(p.opened_at AT TIME ZONE 'UTC', {ISO_UTC}) || '"'),
-                t.closed_text,
-                '"closed_at":"' || to_char((p.opened_at + t.duration) AT TIME ZONE 'UTC', {ISO_UTC}) || '"')
-                AS document
-        ) d
+        JOIN bench_history_document doc ON doc.id = p.id
     """,
     "rounds_bet": "bench_history_plan p JOIN bench_history_bet tb ON tb.template_id = p.template_id",
     "rounds_roundkey": "bench_history_plan p",
@@ -178,7 +177,7 @@ ID_BASES = {
     "rounds_bet": "bets",
     "rounds_finding": "findings",
 }
-HELPER_TABLES = ["plan", "finding", "bet", "template", "day"]
+HELPER_TABLES = ["plan", "finding", "bet", "template", "day", "document"]
 
 
 def insert_sql(table: str) -> str:
@@ -302,6 +301,7 @@ CREATE TABLE bench_history_template (
     bets int, findings int
 );
 CREATE TABLE bench_history_day (day date PRIMARY KEY, starts_at timestamptz, ends_at timestamptz);
+CREATE TABLE bench_history_document (id bigint PRIMARY KEY, document bytea, sha256 text);
 CREATE TABLE bench_history_plan (
     id bigint PRIMARY KEY, table_id bigint, code text, shoe_code text, number int, cut_card boolean,
     opened_at timestamptz, gaming_day date, template_id int,
@@ -416,11 +416,11 @@ def month_build(slices: list[Slice]) -> dict[str, int]:
         bases |= {alias: _next_id(cursor, table) for table, alias in ID_BASES.items()}
         cursor.execute(PLAN_SQL.format(slices=values), bases)
         cursor.execute("ANALYZE bench_history_plan")
+        documents_stage(cursor)
         written = {}
         for table in COLUMNS:
             cursor.execute(insert_sql(table))
             written[table] = cursor.rowcount
-        documents_compress(cursor)
         _ids_taken(cursor, "rounds_round", "SELECT max(id) FROM bench_history_plan")
         for table, alias in ID_BASES.items():
             count = alias.rstrip("s")  # bets -> the template's bet count, as summed into the base
@@ -433,24 +433,31 @@ def month_build(slices: list[Slice]) -> dict[str, int]:
     return written
 
 
-def documents_compress(cursor, rounds_at_a_time: int = 2_000) -> None:
-    """The plan's rounds' documents, written as their text's bytes, compressed as
-    rounds.fields.CompressedJsonField keeps them (SQL cannot compress with zstd)."""
+def documents_stage(cursor, rounds_at_a_time: int = 2_000) -> None:
+    """Each planned round's document, compressed as rounds.fields.CompressedJsonField keeps it (SQL
+    cannot compress with zstd), with its text's sha256, into bench_history_document, from which its
+    round is written. A round written with its text and compressed afterwards would leave the text's
+    TOAST pages dead in the files that bytes per bet are measured from."""
     from rounds.fields import compressed_json
 
-    cursor.execute("SELECT id, gaming_day FROM bench_history_plan ORDER BY id")
-    planned = cursor.fetchall()
+    cursor.execute("TRUNCATE bench_history_document")
+    cursor.execute("SELECT id FROM bench_history_plan ORDER BY id")
+    planned = [pk for (pk,) in cursor.fetchall()]
     for start in range(0, len(planned), rounds_at_a_time):
         chunk = planned[start : start + rounds_at_a_time]
         cursor.execute(
-            "SELECT id, gaming_day, document FROM rounds_round WHERE id BETWEEN %s AND %s "
-            "AND gaming_day BETWEEN %s AND %s",
-            [chunk[0][0], chunk[-1][0], min(day for _, day in chunk), max(day for _, day in chunk)],
+            f"SELECT p.id, {DOCUMENT_TEXT} FROM bench_history_plan p "
+            "JOIN bench_history_template t ON t.id = p.template_id WHERE p.id BETWEEN %s AND %s",
+            [chunk[0], chunk[-1]],
         )
         cursor.executemany(
-            "UPDATE rounds_round SET document = %s WHERE id = %s AND gaming_day = %s",
-            [(compressed_json(bytes(text).decode()), pk, day) for pk, day, text in cursor.fetchall()],
+            "INSERT INTO bench_history_document VALUES (%s, %s, %s)",
+            [
+                (pk, compressed_json(text), hashlib.sha256(text.encode()).hexdigest())
+                for pk, text in cursor.fetchall()
+            ],
         )
+    cursor.execute("ANALYZE bench_history_document")
 
 
 def _next_id(cursor, table: str) -> int:
