@@ -1,15 +1,43 @@
-"""What the re-settlement and void pages share: the decision form, and its POST to a proposal's
-approve or reject route (rounds.resettlement_views, rounds.void_views). The services decide, or
-refuse with the reason; the views only show it."""
+"""What the re-settlement and void pages share: the round a proposal form names, the decision form,
+and its POST to a proposal's approve or reject route (rounds.resettlement_views,
+rounds.void_views). The services decide, or refuse with the reason; the views only show it."""
 
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.functional import cached_property
 
 from config.forms import ReasonField, add_service_errors
 
+from . import services
+from .models import Round
+from .recall import archived_refusal
+from .selectors import round_named
+
 APPROVE, REJECT = "approve", "reject"
+
+
+class ProposedRoundMixin:
+    """On a proposal's form page: the round it names (the posted `round`, or `?round=`), read once a
+    request from `rounds`. A GET naming a round that is not stored says why when its month is
+    archived (`archived` in the context: how to restore it)."""
+
+    rounds = Round.objects.select_related("table")
+
+    @cached_property
+    def named_round(self) -> Round | None:
+        round_id = self.request.POST.get("round") or self.request.GET.get("round", "")
+        return round_named(round_id, self.rounds.all())
+
+    def round_to_correct(self, form) -> Round:
+        """The round named, or the refusal (a ValidationError naming `round`) of why none is."""
+        return self.named_round or services.round_to_correct(form.cleaned_data["round"], self.rounds.all())
+
+    def get_context_data(self, **kwargs):
+        if self.named_round is None and self.request.method == "GET" and self.request.GET.get("round"):
+            kwargs["archived"] = archived_refusal(round_id=self.request.GET["round"])
+        return super().get_context_data(**kwargs)
 
 
 class DecisionForm(forms.Form):

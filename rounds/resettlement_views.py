@@ -18,10 +18,9 @@ from config.views import PermissionRequiredMixin
 from . import services
 from .choices import ProposalStatus
 from .filtersets import ResettlementFilterSet
-from .models import Bet, Resettlement, Round
-from .proposal_views import APPROVE, REJECT, DecisionForm, ProposalDecisionMixin
-from .recall import archived_refusal, corrected_round
-from .selectors import round_named
+from .models import Bet, Resettlement
+from .proposal_views import APPROVE, REJECT, DecisionForm, ProposalDecisionMixin, ProposedRoundMixin
+from .recall import corrected_round
 
 
 class ResettlementTable(tables.Table):
@@ -62,7 +61,7 @@ class ProposeForm(forms.Form):
     reason = ReasonField(label="Why re-settle", help_text="Kept with the proposal, with your name.")
 
 
-class ResettlementProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+class ResettlementProposeView(ProposedRoundMixin, LoginRequiredMixin, PermissionRequiredMixin, FormView):
     """GET ?round=<round id>: the bets that would be adjusted and the form (without a round, the
     form asks for its id); POST proposes."""
 
@@ -70,37 +69,29 @@ class ResettlementProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormV
     form_class = ProposeForm
     template_name = "rounds/resettlement_propose.html"
 
-    rounds = Round.objects.select_related("table")
-
-    def get_round(self) -> Round | None:
-        round_id = self.request.POST.get("round") or self.request.GET.get("round", "")
-        return round_named(round_id, self.rounds.all())
-
     def get_form(self, form_class=None):
         form = super().get_form(form_class)
-        if self.get_round() is not None:
+        if self.named_round is not None:
             form.fields["round"].widget = forms.HiddenInput()
         return form
 
     def get_initial(self):
-        round_ = self.get_round()
+        round_ = self.named_round
         return {"round": round_.round_id if round_ else self.request.GET.get("round", "")}
 
     def get_context_data(self, **kwargs):
-        round_ = self.get_round()
+        round_ = self.named_round
         if round_ is not None:
             kwargs.update(
                 round=round_,
                 differing=services.bets_to_adjust(round_).select_related("player"),
                 uncomputed=Bet.objects.of_round(round_).uncomputed().count(),
             )
-        elif self.request.method == "GET" and self.request.GET.get("round"):
-            kwargs.update(archived=archived_refusal(round_id=self.request.GET["round"]))
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):
         try:
-            round_ = services.round_to_correct(form.cleaned_data["round"], self.rounds.all())
+            round_ = self.round_to_correct(form)
             resettlement = services.resettlement_propose(
                 round_=round_, proposed_by=self.request.user, reason=form.cleaned_data["reason"]
             )

@@ -24,9 +24,8 @@ from . import services
 from .choices import IncidentStatus, ProposalStatus
 from .filtersets import VoidFilterSet
 from .models import Bet, Incident, Round, Void, money_total
-from .proposal_views import APPROVE, REJECT, DecisionForm, ProposalDecisionMixin
-from .recall import archived_refusal, corrected_round
-from .selectors import round_named
+from .proposal_views import APPROVE, REJECT, DecisionForm, ProposalDecisionMixin, ProposedRoundMixin
+from .recall import corrected_round
 
 LINES_PER_PAGE = 100
 MONEY = money_total()
@@ -133,7 +132,7 @@ class VoidProposeForm(forms.Form):
         )
 
 
-class VoidProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+class VoidProposeView(ProposedRoundMixin, LoginRequiredMixin, PermissionRequiredMixin, FormView):
     """GET ?round=<round id>: the bets the void would reverse and the form; POST proposes."""
 
     permission_required = "rounds.propose_void"
@@ -142,17 +141,11 @@ class VoidProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
 
     rounds = Round.objects.select_related("table").defer("document")
 
-    def get_round(self) -> Round | None:
-        if not hasattr(self, "_round"):
-            round_id = self.request.POST.get("round") or self.request.GET.get("round", "")
-            self._round = round_named(round_id, self.rounds.all())
-        return self._round
-
     def get_form_kwargs(self):
-        return {**super().get_form_kwargs(), "round_": self.get_round()}
+        return {**super().get_form_kwargs(), "round_": self.named_round}
 
     def get_initial(self):
-        round_ = self.get_round()
+        round_ = self.named_round
         initial = {"round": round_.round_id if round_ else self.request.GET.get("round", "")}
         if round_ is not None:
             initial["incident"] = Incident.objects.filter(
@@ -161,16 +154,14 @@ class VoidProposeView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
         return initial
 
     def get_context_data(self, **kwargs):
-        round_ = self.get_round()
+        round_ = self.named_round
         if round_ is not None:
             kwargs.update(round=round_, currency=round_.table.currency, **bet_lines(round_, self.request.GET))
-        elif self.request.method == "GET" and self.request.GET.get("round"):
-            kwargs.update(archived=archived_refusal(round_id=self.request.GET["round"]))
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):
         try:
-            round_ = services.round_to_correct(form.cleaned_data["round"], self.rounds.all())
+            round_ = self.round_to_correct(form)
             void = services.void_propose(
                 round_=round_,
                 proposed_by=self.request.user,

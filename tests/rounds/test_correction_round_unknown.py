@@ -4,11 +4,13 @@ one message, and nothing is stored. (A round whose month is archived is refused 
 it: tests/archive/test_recall_corrections.py.)"""
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from rounds.models import Incident, Refund, Resettlement, Void
-from tests.rounds.corrections_support import demo, demo_user  # noqa: F401
+from tests.rounds.corrections_support import demo, demo_user, wrongly_paid  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("demo")
 
@@ -79,3 +81,22 @@ def test_the_pages_refuse_an_unknown_round_beside_its_field(role, path, body):
     response = client_as_demo(role).post(path, body)
     assert response.context["form"].errors == {"round": [REFUSAL]}
     assert stored() == before
+
+
+@pytest.mark.parametrize(
+    ("role", "path", "body"),
+    [
+        ("compliance", "/rounds/resettlements/new/", {"reason": "paid short"}),
+        ("supervisor", "/rounds/voids/new/", {"reason": "shuffler"}),
+    ],
+)
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_proposal_form_reads_the_round_it_names_once(role, path, body, method):
+    """The page shows the round (GET) and proposes on it (POST): one read of it a request."""
+    round_id = wrongly_paid().round_id
+    client = client_as_demo(role)
+    with CaptureQueriesContext(connection) as queries:
+        getattr(client, method)(path, {"round": round_id, **body})
+    # A round is found by its id through the registry (RoundQuerySet.by_round_id).
+    reads = [q["sql"] for q in queries if 'FROM "rounds_roundkey"' in q["sql"] and '"round_id" =' in q["sql"]]
+    assert len(reads) == 1, reads
