@@ -78,7 +78,7 @@ def test_the_production_settings_expect_tls_to_end_at_a_proxy():
         "SECURE_HSTS_SECONDS": 31536000,
         "SESSION_COOKIE_SECURE": True,
         "CSRF_COOKIE_SECURE": True,
-        "CACHE": "RedisCache",
+        "CACHE": "ResilientRedisCache",
     }
 
 
