@@ -105,7 +105,7 @@ class Breaker:
             self.probing, self.probes = True, self.probes + 1
         try:
             self.probe()
-        except redis.RedisError as error:
+        except Exception as error:  # whatever keeps the PING from its answer, the cache stays away
             with self.lock:
                 self.probing = False
                 self.next_probe = self.clock() + self.retry_seconds
