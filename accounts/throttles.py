@@ -5,7 +5,8 @@ by session counts for its user. Beyond the rate DRF answers 429 with Retry-After
 
 Requests are counted in fixed windows of the rate's period (a minute) by the cache's `incr`: two
 cache calls a request whatever the rate, where DRF's own throttles read and write back the list of
-every request's time in the last period (thousands, at a game server's rate)."""
+every request's time in the last period (thousands, at a game server's rate). While the cache is
+away nothing is counted and every request goes through (fail open)."""
 
 import time
 
@@ -41,7 +42,13 @@ class RoleRateThrottle(SimpleRateThrottle):
         key = f"{key}_{window}"
         # The key outlives its window, which alone uses it: incr never meets it expired.
         self.cache.add(key, 0, timeout=self.duration + 1)
-        return self.cache.incr(key) <= self.num_requests
+        try:
+            count = self.cache.incr(key)
+        except ValueError:
+            # No such key: the cache is away, and keeps nothing until it is back (config/cache.py).
+            # Uncounted, the request goes through rather than fail.
+            return True
+        return count <= self.num_requests
 
     def wait(self):
         return self.window_ends - time.time()

@@ -11,6 +11,7 @@ Everything else, such as DATABASE_URL and CELERY_BROKER_URL, is read as in devel
 
 from django.core.exceptions import ImproperlyConfigured
 
+from config.cache import production_cache
 from config.env import env_bool, env_list, env_str, is_redis_url
 from config.settings import *  # noqa: F403
 
@@ -33,8 +34,8 @@ if not ALLOWED_HOSTS:
         "comma-separated (e.g. pitboss.example.com)."
     )
 
-# One cache for every process and server, so throttles and lockouts count the same requests
-# everywhere. Its own Redis database, not the broker's: clearing the cache empties the database.
+# One cache for every process and server, so throttles count the same requests everywhere. Its own
+# Redis database, not the broker's: clearing the cache empties the database.
 cache_url = env_str("CACHE_URL")  # not a setting of its own: it may hold a password
 if cache_url is None:
     raise ImproperlyConfigured(
@@ -43,23 +44,20 @@ if cache_url is None:
     )
 if not is_redis_url(cache_url):
     raise ImproperlyConfigured("CACHE_URL must be a Redis URL (redis://... or rediss://...).")
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": cache_url,
-        "KEY_PREFIX": "pitboss",
-        # A Redis that stops answering fails a request in seconds instead of holding it.
-        "OPTIONS": {"socket_connect_timeout": 5, "socket_timeout": 5},
-    }
-}
+# Django's Redis cache behind a breaker (config/cache.py): a Redis that is stopped or does not answer
+# stops nothing; the cache is then skipped, and emptied when it is back.
+CACHES = {"default": production_cache(cache_url)}
 # A page reads its session from that cache; every change is written to the database too (Django's
-# cached_db engine), so sessions outlive a Redis restart or eviction, and a cache miss reads the row.
+# cached_db engine), so sessions outlive a Redis restart or eviction, and a cache miss, or a cache
+# that is away, reads the row.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # HTTPS ends at the proxy, which must set X-Forwarded-Proto on every request (replacing any a
 # client sent): that is how a request is known to have come in over HTTPS.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = True
+# A monitor may ask a server for /healthz directly, over plain HTTP: it says nothing secret.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = 365 * 24 * 60 * 60

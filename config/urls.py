@@ -3,12 +3,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from config import views
+from config import health, views
 from config.home import home
 from rounds.search import search
 
 urlpatterns = [
     path("", home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
     path("search/", search, name="search"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

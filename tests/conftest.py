@@ -2,13 +2,15 @@
 
 Markers: `postgres` (DATABASE_URL points at PostgreSQL), `redis` (CELERY_BROKER_URL is a Redis
 that answers), `celery_worker` (CELERY_BROKER_URL answers, for a real worker), `browser`
-(/usr/bin/chromium runs). On a laptop without them such tests are skipped and the run ends
+(/usr/bin/chromium runs), `redis_server` (the redis-server program, which such a test starts, stops
+and freezes on a port of its own). On a laptop without them such tests are skipped and the run ends
 with a summary of what was left out and why. With PITBOSS_REQUIRE_SERVICES=1 (CI) a missing
 service stops the run at start-up instead: nothing is skipped silently.
 """
 
 import functools
 import os
+import shutil
 import subprocess
 from collections import Counter
 
@@ -19,7 +21,8 @@ from config.env import is_redis_url
 
 REQUIRE_SERVICES = os.environ.get("PITBOSS_REQUIRE_SERVICES") == "1"
 CHROMIUM = "/usr/bin/chromium"
-SERVICE_MARKERS = ("postgres", "redis", "celery_worker", "browser")
+REDIS_SERVER = "redis-server"
+SERVICE_MARKERS = ("postgres", "redis", "celery_worker", "browser", "redis_server")
 CONNECT_TIMEOUT = 5
 
 _left_out: Counter[str] = Counter()
@@ -93,11 +96,23 @@ def _browser_problem() -> str | None:
     return None
 
 
+def _redis_server_problem() -> str | None:
+    program = shutil.which(REDIS_SERVER)
+    if program is None:
+        return f"{REDIS_SERVER} is not installed (apt-get install redis-server)"
+    try:
+        subprocess.run([program, "--version"], capture_output=True, check=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"`redis-server --version` failed: {_first_line(error)}"
+    return None
+
+
 _CHECKS = {
     "postgres": _postgres_problem,
     "redis": _redis_problem,
     "celery_worker": _broker_problem,
     "browser": _browser_problem,
+    "redis_server": _redis_server_problem,
 }
 
 
@@ -142,7 +157,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         tests = "test" if count == 1 else "tests"
         terminalreporter.write_line(f"{count} {marker} {tests} skipped: {service_problem(marker)}")
     terminalreporter.write_line(
-        "Set DATABASE_URL and CELERY_BROKER_URL and install chromium to run them (see README.md)."
+        "Set DATABASE_URL and CELERY_BROKER_URL and install chromium and redis-server to run them "
+        "(see README.md)."
     )
 
 

@@ -28,8 +28,8 @@ SECURITY_VARIABLES = {
 SHOW_SETTINGS = """
 import json
 from django.conf import settings
-names = ["DEBUG", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "SECURE_PROXY_SSL_HEADER", "SECURE_HSTS_SECONDS",
-         "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"]
+names = ["DEBUG", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "SECURE_REDIRECT_EXEMPT", "SECURE_PROXY_SSL_HEADER",
+         "SECURE_HSTS_SECONDS", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"]
 shown = {name: getattr(settings, name) for name in names}
 shown["CACHE"] = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[1]
 print(json.dumps(shown))
@@ -74,11 +74,12 @@ def test_the_production_settings_expect_tls_to_end_at_a_proxy():
         "DEBUG": False,
         "ALLOWED_HOSTS": ["pitboss.example.com"],
         "SECURE_SSL_REDIRECT": True,
+        "SECURE_REDIRECT_EXEMPT": ["^healthz$"],
         "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
         "SECURE_HSTS_SECONDS": 31536000,
         "SESSION_COOKIE_SECURE": True,
         "CSRF_COOKIE_SECURE": True,
-        "CACHE": "RedisCache",
+        "CACHE": "ResilientRedisCache",
     }
 
 
@@ -147,6 +148,7 @@ def test_the_development_settings_stay_as_they_were():
         "DEBUG": True,
         "ALLOWED_HOSTS": ["127.0.0.1", "localhost"],
         "SECURE_SSL_REDIRECT": False,
+        "SECURE_REDIRECT_EXEMPT": [],
         "SECURE_PROXY_SSL_HEADER": None,
         "SECURE_HSTS_SECONDS": 0,
         "SESSION_COOKIE_SECURE": False,

@@ -181,7 +181,8 @@ PUBLIC_SHEETS = {
     "sheets:sheet_language_pdf",
     "api:table-rules",
 }
-PUBLIC = {"login", "logout", *PUBLIC_SHEETS}
+# /healthz (config/health.py), for monitors: GET and HEAD, tested in tests/test_healthz.py.
+PUBLIC = {"login", "logout", "healthz", *PUBLIC_SHEETS}
 REPORT_MODELS = ("reportrun", "dailyfigures", "dailytablesummary", "dailyexposure", "reportdocument")
 # The rows a refused request must leave as they were: every model of these apps.
 STORED_APPS = {"auth", "authtoken", "accounts", "outbox", "tables", "limits", "rounds", "reports"}
