@@ -10,9 +10,11 @@ sign-ins are exempt from the delay, not from the locks (tests/test_sign_in_locko
 
 import logging
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 from freezegun import freeze_time
@@ -263,6 +265,14 @@ def test_an_attempt_counts_before_its_password_is_checked(clock, monkeypatch):
     assert refused_with_the_form(sign_in(person.username, "wrong password", ELSEWHERE))
     (parallel,) = during_the_check
     assert delayed(parallel) and retry_after(parallel) == WAITS[1]
+
+
+def test_sign_in_reset_lifts_a_wait_early(clock):
+    person = user("compliance")
+    exhaust(person.username)
+    assert delayed(sign_in(person.username, "pw-" + person.username, ELSEWHERE))
+    call_command("sign_in_reset", "--username", person.username, stdout=StringIO())
+    assert signed_in(sign_in(person.username, "pw-" + person.username, ELSEWHERE))
 
 
 def test_a_sign_in_without_a_password_still_finds_its_user():

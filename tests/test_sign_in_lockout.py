@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from freezegun import freeze_time
 
 from tests.factories import user
@@ -203,6 +204,30 @@ def test_behind_a_trusted_proxy_a_malformed_forwarded_address_falls_back_to_the_
         response = sign_in(f"guess-{index}", "wrong password", proxy, HTTP_X_FORWARDED_FOR="not-an-address")
         assert response.status_code in (200, 429)
     assert locked_out(sign_in(user("supervisor").username, "pw-supervisor-user", proxy))
+
+
+def test_sign_in_reset_lifts_the_locks_of_a_username_or_an_address_early(clock):
+    person, other = user("compliance"), user("supervisor")
+    password = "pw-" + person.username
+    fail(clock, person.username, LIMIT - 1)
+    assert locked_out(patiently(clock, person.username, "wrong password"))
+    out = StringIO()
+    call_command("sign_in_reset", "--username", person.username, stdout=out)
+    said = f"{person.username}: {LIMIT} wrong passwords forgotten, 1 django-axes record reset"
+    assert said in out.getvalue()
+    assert signed_in(sign_in(person.username, password))  # the lock and the wait both lifted
+    for index in range(ADDRESS_LIMIT):
+        sign_in(f"guess-{index}", "wrong password")
+    assert locked_out(sign_in(other.username, "pw-" + other.username))
+    call_command("sign_in_reset", "--address", HERE, stdout=StringIO())
+    assert signed_in(sign_in(other.username, "pw-" + other.username))
+
+
+def test_sign_in_reset_names_what_to_reset():
+    with pytest.raises(CommandError, match="at least one"):
+        call_command("sign_in_reset")
+    with pytest.raises(CommandError, match="not an IP address"):
+        call_command("sign_in_reset", "--address", "not-an-address")
 
 
 @pytest.mark.parametrize("command", ["axes_reset_username", "axes_reset_ip_username", "axes_reset"])
