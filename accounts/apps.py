@@ -9,6 +9,7 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts and roles"
 
     def ready(self):
+        from .guesses import sign_in_succeeded
         from .revocation import revoke_tokens_of_inactive_user
         from .roles import roles_sync
         from .services import time_zone_remember
@@ -24,3 +25,5 @@ class AccountsConfig(AppConfig):
         user_logged_in.connect(time_zone_remember, dispatch_uid="accounts_time_zone_remember")
         # Here, not where the middleware is: a sign-in can come before the first request loads it.
         user_logged_in.connect(session_stamp, dispatch_uid="accounts_session_stamp")
+        # The attempt counted before its password was checked was no wrong guess (accounts/guesses.py).
+        user_logged_in.connect(sign_in_succeeded, dispatch_uid="accounts_sign_in_succeeded")

@@ -71,3 +71,39 @@ class Preferences(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.time_zone}"
+
+
+class SignInAttempt(models.Model):
+    """A sign-in whose password was checked (config.sign_in.SignInTurns, accounts.guesses), counted as
+    a wrong password from the moment it took its turn, before the check, and marked succeeded if the
+    password was right. Wrong ones count against their username for an hour (the per-account delay)
+    and against their address (its lock), then are deleted; the addresses of a username's last
+    successful ones are exempt from its delay. Any username typed is counted, an account's or not."""
+
+    username = models.CharField(max_length=255)
+    address = models.GenericIPAddressField(null=True, help_text="As config.sign_in.client_address reads it.")
+    at = models.DateTimeField()
+    succeeded = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["username", "succeeded", "at"], name="sign_in_by_username"),
+            models.Index(fields=["address", "succeeded", "at"], name="sign_in_by_address"),
+            models.Index(fields=["succeeded", "at"], name="sign_in_by_age"),
+        ]
+
+    def __str__(self) -> str:
+        outcome = "success" if self.succeeded else "failure"
+        return f"{outcome}: {self.username!r} from {self.address} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class SignInName(models.Model):
+    """A username typed at sign-in while attempts for it count (an hour after the last). An attempt
+    locks its row (SELECT ... FOR UPDATE) while it takes its turn, so attempts in parallel, in any
+    process or server, are counted one after the other (accounts.guesses.turn_take)."""
+
+    username = models.CharField(max_length=255, primary_key=True)
+    turn_at = models.DateTimeField(db_index=True, help_text="When an attempt last took its turn.")
+
+    def __str__(self) -> str:
+        return self.username

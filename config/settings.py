@@ -77,12 +77,19 @@ MIDDLEWARE = [
     "config.middleware.user_time_zone",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "config.sign_in.SignInRefusals",  # a sign-in held up before its password was checked: its page
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: it turns a lockout into its page
 ]
 
 # django-axes's backend comes first: it refuses a locked-out sign-in before any password is checked.
-# RoleBackend is Django's ModelBackend reading a user's permissions and roles in one query a request.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "accounts.backends.RoleBackend"]
+# SignInTurns then refuses one whose address is locked or whose username's wait is not over, and
+# counts the others (config/sign_in.py). RoleBackend is Django's ModelBackend reading a user's
+# permissions and roles in one query a request.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "config.sign_in.SignInTurns",
+    "accounts.backends.RoleBackend",
+]
 # Sessions are rows in the database. The production settings put their shared Redis cache in front
 # (cached_db); here the cache is each process's own memory, where a session signed out in one process
 # would live on in another's copy, so none is.
@@ -170,21 +177,31 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
-# Sign-in throttling (django-axes, config/sign_in.py). PITBOSS_SIGN_IN_FAILURE_LIMIT failed passwords
-# for one username, or from one address, each within PITBOSS_SIGN_IN_LOCKOUT_MINUTES of the one
-# before, lock sign-in there (the portal's and the admin's) until that long after the last of them.
-# Attempts are kept in the database, so every process and server counts the same ones.
+# Sign-in throttling, the portal's and the admin's (config/sign_in.py, accounts/guesses.py, django-axes;
+# README, "Security"). Attempts are kept in the database, so every process and server counts the same.
+# - PITBOSS_SIGN_IN_FAILURE_LIMIT failed passwords for one username from one address, each within
+#   PITBOSS_SIGN_IN_LOCKOUT_MINUTES of the one before, lock that username at that address only, until
+#   that long after the last of them (django-axes).
+# - PITBOSS_SIGN_IN_ADDRESS_FAILURE_LIMIT failed passwords from one address within
+#   PITBOSS_SIGN_IN_LOCKOUT_MINUTES, whatever the usernames, lock that address until fewer are.
+# - At most PITBOSS_SIGN_IN_ACCOUNT_GUESSES_PER_HOUR failed passwords for one username in any hour,
+#   from all addresses together, kept so by a growing wait, never a lock; the addresses of its last 5
+#   successful sign-ins within 30 days are exempt. Under 20 an hour the wait would exceed 5 minutes.
 PITBOSS_SIGN_IN_FAILURE_LIMIT = env_int("PITBOSS_SIGN_IN_FAILURE_LIMIT", 10, minimum=1)
 PITBOSS_SIGN_IN_LOCKOUT_MINUTES = env_int("PITBOSS_SIGN_IN_LOCKOUT_MINUTES", 15, minimum=1)
+PITBOSS_SIGN_IN_ADDRESS_FAILURE_LIMIT = env_int("PITBOSS_SIGN_IN_ADDRESS_FAILURE_LIMIT", 30, minimum=1)
+PITBOSS_SIGN_IN_ACCOUNT_GUESSES_PER_HOUR = env_int("PITBOSS_SIGN_IN_ACCOUNT_GUESSES_PER_HOUR", 30, minimum=20)
 PITBOSS_SIGN_IN_CONTACT = env_str("PITBOSS_SIGN_IN_CONTACT", "a Pitboss administrator")
 # How many proxies in front append to X-Forwarded-For; 0: the connection's address (REMOTE_ADDR).
 PITBOSS_TRUSTED_PROXIES = env_int("PITBOSS_TRUSTED_PROXIES", 0)
 AXES_FAILURE_LIMIT = PITBOSS_SIGN_IN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=PITBOSS_SIGN_IN_LOCKOUT_MINUTES)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own, not the pair
+# The pair only: failures for a username from elsewhere never lock it here (issue 43), and an address
+# alone is locked at its own, higher limit by config/sign_in.py (django-axes has one limit for all).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
-# A refused attempt does not restart the wait (one colleague's retries would keep a shared address
-# locked), and a success does not wipe the count (an insider could sign in between guesses).
+# A refused attempt does not restart the wait (retries would keep a lock going for as long as anyone
+# tries), and a success does not wipe the count (an insider could sign in between guesses).
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = False
 AXES_CLIENT_IP_CALLABLE = "config.sign_in.client_address"

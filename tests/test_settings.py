@@ -194,3 +194,13 @@ def test_start_up_stops_on_a_session_lifetime_of_zero(name):
     result = _import_settings(**{name: "0"})
     assert result.returncode != 0
     assert f"ImproperlyConfigured: {name} must be a whole number of at least 1" in result.stderr
+
+
+def test_start_up_stops_on_an_account_allowance_that_would_make_a_real_user_wait_too_long():
+    """Under 20 wrong passwords an hour per account, keeping to it would need waits over 5 minutes
+    (config/sign_in.py): a real user, from a new address, could wait that long to sign in."""
+    name = "PITBOSS_SIGN_IN_ACCOUNT_GUESSES_PER_HOUR"
+    assert _import_settings(**{name: "20"}).returncode == 0
+    result = _import_settings(**{name: "19"})
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {name} must be a whole number of at least 20" in result.stderr
