@@ -74,6 +74,21 @@ def report_run_start(*, day: date, trigger: str, started_by=None, figures_only: 
     return run
 
 
+@transaction.atomic
+def report_run_start_by_beat(*, day: date, attempts: int) -> ReportRun | None:
+    """Celery beat's start of a closed day's run, decided under the day's lock, so that beat's task
+    delivered twice at once starts one run: None when the day has a run that succeeded or is running,
+    or when `attempts` of the runs beat started for it failed (somebody has to look)."""
+    _lock_day(day)
+    runs = ReportRun.objects.filter(day=day)
+    if runs.filter(status__in=[RunStatus.SUCCEEDED, RunStatus.RUNNING]).exists():
+        return None
+    if runs.filter(trigger=RunTrigger.BEAT, status=RunStatus.FAILED).count() >= attempts:
+        logger.warning("Daily report for %s failed %s times; beat leaves it.", day, attempts)
+        return None
+    return report_run_start(day=day, trigger=RunTrigger.BEAT)
+
+
 def report_run_tables_set(*, run_id: int, tables: int) -> bool:
     """Keep the number of tables the job fans out to on a running run. False once the run has ended
     (the job delivered again): it is left as it was, and there is nothing to fan out."""

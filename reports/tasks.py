@@ -15,12 +15,13 @@ day's current run. A task finds the run ended in a conditional UPDATE or under a
 row (`services.report_run_lock`) and then does nothing; a table task holds that row shared, and its
 table's lock (`services.report_run_table_lock`) while it replaces its rows; the finish holds the row
 alone, from the totals to the run marked succeeded, in one transaction, so that a second finish
-waits for the first and then finds the run ended. A job delivered twice while its run is running
-fans out twice: the same work twice, the result once. On a worker, a database OperationalError is
-retried with exponential backoff; any other failure, or the last retry's, marks the run failed with
-the error ("Table CLS1: ValueError: ..."), and the chord then never calls the finish task. Run
-eagerly (no broker) there is no retry. Celery beat calls daily_reports_when_day_closed every few
-minutes; it starts the run of the last closed gaming day once.
+waits for the first and then finds the run ended; beat decides under the day's lock. A job delivered
+twice while its run is running fans out twice: the same work twice, the result once. On a worker, a
+database OperationalError is retried with exponential backoff; any other failure, or the last
+retry's, marks the run failed with the error ("Table CLS1: ValueError: ..."), and the chord then
+never calls the finish task. Run eagerly (no broker) there is no retry. Celery beat calls
+daily_reports_when_day_closed every few minutes; it starts the run of the last closed gaming day
+once.
 """
 
 import logging
@@ -35,13 +36,13 @@ from config.gaming_day import last_closed_gaming_day
 from rounds.totals import player_totals_catch_up
 from tables.models import Table
 
-from .models import ReportRun, RunStatus, RunTrigger
+from .models import ReportRun, RunStatus
 from .services import (
     report_run_fail,
     report_run_figures_seal,
     report_run_finish,
     report_run_lock,
-    report_run_start,
+    report_run_start_by_beat,
     report_run_table_lock,
     report_run_tables_set,
 )
@@ -183,16 +184,10 @@ def daily_report_finish(self, table_codes: list, run_id: int) -> dict | None:
 @shared_task
 def daily_reports_when_day_closed() -> int | None:
     """For Celery beat: start the run of the last closed gaming day, unless one has succeeded or is
-    running. Returns the new run's id, or None when there was nothing to start."""
-    day = last_closed_gaming_day()
-    runs = ReportRun.objects.filter(day=day)
-    if runs.filter(status__in=[RunStatus.SUCCEEDED, RunStatus.RUNNING]).exists():
-        return None
-    if runs.filter(trigger=RunTrigger.BEAT, status=RunStatus.FAILED).count() >= BEAT_ATTEMPTS_PER_DAY:
-        logger.warning("Daily report for %s failed %s times; beat leaves it.", day, BEAT_ATTEMPTS_PER_DAY)
-        return None
+    running (decided under the day's lock: delivered twice at once, one run). Returns the new run's
+    id, or None when there was nothing to start."""
     try:
-        run = report_run_start(day=day, trigger=RunTrigger.BEAT)
+        run = report_run_start_by_beat(day=last_closed_gaming_day(), attempts=BEAT_ATTEMPTS_PER_DAY)
     except ValidationError:
-        return None  # somebody started the day a moment ago
-    return run.pk
+        return None  # report_run_start refused the day: nothing started
+    return None if run is None else run.pk

@@ -16,11 +16,13 @@ from celery import current_task
 import reports.tasks
 from config.celery import app
 from reports.models import ReportRun, RunStatus
+from reports.records import current_run
 from reports.services import report_run_start
 from reports.tasks import (
     daily_report_finish,
     daily_report_job,
     daily_report_table,
+    daily_reports_when_day_closed,
 )
 from rounds.totals import player_totals_catch_up
 from tables.models import Table
@@ -176,6 +178,29 @@ def test_the_job_delivered_twice_at_once_ends_the_run_once(day_on_two_workers, t
     assert len(tables) == 2 * TABLES and not [table for table in tables if isinstance(table, Exception)]
     assert len(finishes) == 2 and finishes.count(None) == 1, finishes
     assert_done_once(run, earlier, tmp_path)
+
+
+def test_beat_delivered_twice_at_once_starts_the_day_once(day_on_two_workers, monkeypatch):
+    met, gave_up = threading.Barrier(2), []
+
+    def last_closed_gaming_day():  # the first thing beat's task does, in either delivery
+        try:
+            met.wait(timeout=RUN_TIMEOUT)
+        except threading.BrokenBarrierError:
+            gave_up.append(current_task.request.id)
+        return day_on_two_workers
+
+    monkeypatch.setattr("reports.tasks.last_closed_gaming_day", last_closed_gaming_day)
+    sent = [daily_reports_when_day_closed.apply_async() for _ in range(2)]
+    outcomes = [result.get(timeout=RUN_TIMEOUT, propagate=False) for result in sent]
+    assert gave_up == []
+    assert outcomes.count(None) == 1, outcomes
+    run = finished(ReportRun.objects.get())
+    assert [outcome for outcome in outcomes if outcome is not None] == [run.pk]
+    assert (run.status, run.error, run.trigger) == (RunStatus.SUCCEEDED, "", "beat")
+    monkeypatch.setattr("reports.tasks.last_closed_gaming_day", lambda: day_on_two_workers)
+    assert daily_reports_when_day_closed.apply_async().get(timeout=RUN_TIMEOUT) is None  # and in a row
+    assert list(ReportRun.objects.all()) == [run] and current_run(run.day) == run
 
 
 # --- twice in a row ----------------------------------------------------------------------------------
