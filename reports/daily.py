@@ -432,12 +432,15 @@ def by_kind(groups: list[KindGroup]) -> dict[str, list[KindGroup]]:
 # --- one table --------------------------------------------------------------------------------------------
 
 
-def table_day_compute(*, table: Table, day: date, run: ReportRun) -> None:
+def table_day_compute(*, table: Table, day: date, run: ReportRun, caught_up: bool = False) -> None:
     """Write the run's DailyFigures, DailyTableSummary and DailyExposure rows of the table (replacing
-    those the run wrote before, when its task runs again)."""
+    those the run wrote before, when its task runs again). `caught_up`: the caller has just run
+    `player_totals_catch_up`, before the transaction it calls this in (reports.tasks: the catch-up's
+    batches commit as they go, rather than with the run's locks)."""
     the_day = gaming_day(day)
     completed = DayRounds(the_day, table.pk)
-    player_totals_catch_up()
+    if not caught_up:
+        player_totals_catch_up()
     with transaction.atomic():
         tune_session()
         known = versions(table.configurations.approved().filter(valid_from__lt=the_day.ends_at))
@@ -484,11 +487,13 @@ def versions_in_force(the_day: GamingDay, known: dict[int, Version]) -> list[Ver
 # --- totals per game and currency ----------------------------------------------------------------------
 
 
-def totals_compute(*, day: date, run: ReportRun) -> None:
+def totals_compute(*, day: date, run: ReportRun, caught_up: bool = False) -> None:
     """Write the run's totals of the day: DailyFigures per game, currency and bet kind across the
     tables (never across currencies), with their intervals from the per-round results of all those
-    tables: the sums the run's table rows keep, so run it after every table's `table_day_compute`."""
-    player_totals_catch_up()
+    tables: the sums the run's table rows keep, so run it after every table's `table_day_compute`.
+    `caught_up` as for `table_day_compute`."""
+    if not caught_up:
+        player_totals_catch_up()
     with transaction.atomic():
         tune_session()
         scopes = defaultdict(list)

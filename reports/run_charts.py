@@ -12,7 +12,8 @@ the run and every bet kind it had figures for in the window:
 - the *hits* of each side option the run has exposure figures for: hits per pattern against expected.
 
 A run of figures only (`ReportRun.figures_only`) draws none. Run twice (a task delivered again), the
-run's charts are replaced, never added to.
+run's charts are replaced, never added to; the finish task draws them holding the run's row, so two
+finishes at once draw them once (reports.tasks).
 """
 
 from collections import defaultdict

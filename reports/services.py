@@ -3,21 +3,27 @@
 The figures and PDFs themselves are written by the job's tasks (reports/tasks.py), which call
 reports.daily and reports.pdf; these services only keep each run's record: who or what started
 it, when, how long it took, how it ended, the checksum of its figures, and, when it succeeds, that
-it supersedes the day's earlier runs (which stay as they were: `reports.records`).
+it supersedes the day's earlier runs (which stay as they were: `reports.records`); and the locks that
+make each task of the job safe to deliver twice, in a row or at once (`report_run_lock`,
+`report_run_table_lock`).
 """
 
+import logging
 from datetime import date, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Max
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from config.gaming_day import last_closed_gaming_day
 from outbox.services import task_send_on_commit
 
 from .models import ReportRun, RunStatus, RunTrigger
+
+logger = logging.getLogger(__name__)
 
 # A run still "running" after this long lost its worker (acks_late redelivers a task, but not
 # forever): the next start for its day records it as failed instead of being refused for ever.
@@ -68,8 +74,61 @@ def report_run_start(*, day: date, trigger: str, started_by=None, figures_only: 
     return run
 
 
-def report_run_tables_set(*, run_id: int, tables: int) -> None:
-    ReportRun.objects.filter(pk=run_id).update(tables=tables)
+@transaction.atomic
+def report_run_start_by_beat(*, day: date, attempts: int) -> ReportRun | None:
+    """Celery beat's start of a closed day's run, decided under the day's lock, so that beat's task
+    delivered twice at once starts one run: None when the day has a run that succeeded or is running,
+    or when `attempts` of the runs beat started for it failed (somebody has to look)."""
+    _lock_day(day)
+    runs = ReportRun.objects.filter(day=day)
+    if runs.filter(status__in=[RunStatus.SUCCEEDED, RunStatus.RUNNING]).exists():
+        return None
+    if runs.filter(trigger=RunTrigger.BEAT, status=RunStatus.FAILED).count() >= attempts:
+        logger.warning("Daily report for %s failed %s times; beat leaves it.", day, attempts)
+        return None
+    return report_run_start(day=day, trigger=RunTrigger.BEAT)
+
+
+def report_run_tables_set(*, run_id: int, tables: int) -> bool:
+    """Keep the number of tables the job fans out to on a running run. False once the run has ended
+    (the job delivered again): it is left as it was, and there is nothing to fan out."""
+    return bool(ReportRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(tables=tables))
+
+
+def report_run_lock(run_id: int, *, shared: bool = False) -> ReportRun | None:
+    """Lock the run's row until the current transaction ends; return the run while it is running, None
+    once it has ended (a task delivered again, or a second delivery that waited here for the first).
+
+    The finish locks it alone (FOR UPDATE): of two deliveries at once, the second waits here until the
+    first has committed, then finds the run ended. Table tasks lock it `shared` (FOR SHARE): any number
+    of them at once, but none beside the finish, so that no table's rows change while the finish reads
+    them, nor after the run has ended. SQLite writes one transaction at a time anyway."""
+    if transaction.get_autocommit():
+        raise TransactionManagementError("report_run_lock holds its lock until the transaction ends.")
+    runs = ReportRun.objects.filter(pk=run_id)
+    if not shared:
+        runs = runs.select_for_update()
+    elif connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            table = connection.ops.quote_name(ReportRun._meta.db_table)
+            cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR SHARE", [run_id])
+    run = runs.get()
+    if run.status != RunStatus.RUNNING:
+        logger.info("Daily report run %s has already ended (%s); nothing to do.", run_id, run.status)
+        return None
+    return run
+
+
+def report_run_table_lock(*, run_id: int, table_id: int) -> None:
+    """Wait until no other task is writing the run's rows of the table, and hold that until the current
+    transaction ends: a table task delivered twice at once writes its rows once, then replaces them
+    with the same (PostgreSQL advisory lock, one bigint key: the run's id in its high 32 bits, the
+    table's in the low; `_lock_day`'s two-key locks are a space of their own)."""
+    if transaction.get_autocommit():
+        raise TransactionManagementError("report_run_table_lock holds its lock until the transaction ends.")
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [run_id << 32 | table_id])
 
 
 def report_run_figures_seal(*, run_id: int) -> str:

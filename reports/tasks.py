@@ -8,12 +8,20 @@ The job for one run (one gaming day) fans out one task per table and gathers the
                                                              both PDFs, run succeeded (the day's
                                                              earlier runs superseded)
 
-Every task can run twice without harm: each replaces its run's rows (and files) rather than adding
-to them; another run's are never touched. On a worker, a database OperationalError is retried with
-exponential backoff; any other failure, or the last retry's, marks the run failed with the error
-("Table CLS1: ValueError: ..."), and the chord then never calls the finish task. Run eagerly (no
-broker) there is no retry. Celery beat calls daily_reports_when_day_closed every few minutes; it
-starts the run of the last closed gaming day once.
+Every task can be delivered twice, in a row or at once (acks_late delivers a task again when its
+worker is lost before acknowledging it; the outbox sends a message again when a process dies after
+sending it): the run still ends succeeded once, with one set of figures, charts and PDFs, as the
+day's current run. A task finds the run ended in a conditional UPDATE or under a lock on the run's
+row (`services.report_run_lock`) and then does nothing; a table task holds that row shared, and its
+table's lock (`services.report_run_table_lock`) while it replaces its rows; the finish holds the row
+alone, from the totals to the run marked succeeded, in one transaction, so that a second finish
+waits for the first and then finds the run ended; beat decides under the day's lock. A job delivered
+twice while its run is running fans out twice: the same work twice, the result once. On a worker, a
+database OperationalError is retried with exponential backoff; any other failure, or the last
+retry's, marks the run failed with the error ("Table CLS1: ValueError: ..."), and the chord then
+never calls the finish task. Run eagerly (no broker) there is no retry. Celery beat calls
+daily_reports_when_day_closed every few minutes; it starts the run of the last closed gaming day
+once.
 """
 
 import logging
@@ -22,17 +30,20 @@ from dataclasses import dataclass
 
 from celery import chain, chord, current_app, group, shared_task
 from django.core.exceptions import ValidationError
-from django.db import OperationalError
+from django.db import OperationalError, transaction
 
 from config.gaming_day import last_closed_gaming_day
+from rounds.totals import player_totals_catch_up
 from tables.models import Table
 
-from .models import ReportRun, RunStatus, RunTrigger
+from .models import ReportRun, RunStatus
 from .services import (
     report_run_fail,
     report_run_figures_seal,
     report_run_finish,
-    report_run_start,
+    report_run_lock,
+    report_run_start_by_beat,
+    report_run_table_lock,
     report_run_tables_set,
 )
 
@@ -88,7 +99,9 @@ def chords_possible() -> bool:
 
 
 def _run_in_progress(run_id: int) -> ReportRun | None:
-    """The run, unless it has already ended: a task delivered again after the run failed does nothing."""
+    """The run, unless it has already ended: a task delivered again after the run ended does nothing.
+    A first look, without a lock: each task looks again, under a lock or in a conditional UPDATE,
+    before it writes."""
     run = ReportRun.objects.get(pk=run_id)
     if run.status != RunStatus.RUNNING:
         logger.info("Daily report run %s has already ended (%s); nothing to do.", run_id, run.status)
@@ -98,12 +111,14 @@ def _run_in_progress(run_id: int) -> ReportRun | None:
 
 @shared_task(bind=True, **RETRY_ON_DATABASE_ERRORS)
 def daily_report_job(self, run_id: int) -> int:
-    """Fan the run out to one task per table; the finish task gathers them. Returns the table count."""
+    """Fan the run out to one task per table; the finish task gathers them. Returns the table count,
+    0 when the run had ended (the job delivered again)."""
     with _failure_recorded(self, run_id, _Step("Starting the job")):
         if _run_in_progress(run_id) is None:
             return 0
         table_ids = list(Table.objects.order_by("code").values_list("pk", flat=True))
-        report_run_tables_set(run_id=run_id, tables=len(table_ids))
+        if not report_run_tables_set(run_id=run_id, tables=len(table_ids)):
+            return 0
         finish = daily_report_finish.s(run_id)
         if not table_ids:
             finish.delay([])
@@ -117,58 +132,62 @@ def daily_report_job(self, run_id: int) -> int:
 
 @shared_task(bind=True, **RETRY_ON_DATABASE_ERRORS)
 def daily_report_table(self, run_id: int, table_id: int) -> str | None:
-    """Write (or, run again, replace) the run's figures, summary and exposure rows of one table.
-    Returns its code."""
+    """Write (or, delivered again, replace) the run's figures, summary and exposure rows of one table.
+    Returns its code; None when the run had ended."""
     from .daily import table_day_compute
 
     step = _Step(f"Table id {table_id}")
     with _failure_recorded(self, run_id, step):
-        run = _run_in_progress(run_id)
-        if run is None:
+        if _run_in_progress(run_id) is None:
             return None
-        table = Table.objects.get(pk=table_id)
-        step.name = f"Table {table.code}"
-        table_day_compute(table=table, day=run.day, run=run)
+        player_totals_catch_up()  # before the locks: its batches commit as they go
+        with transaction.atomic():
+            run = report_run_lock(run_id, shared=True)
+            if run is None:
+                return None
+            table = Table.objects.get(pk=table_id)
+            step.name = f"Table {table.code}"
+            report_run_table_lock(run_id=run_id, table_id=table_id)
+            table_day_compute(table=table, day=run.day, run=run, caught_up=True)
         return table.code
 
 
 @shared_task(bind=True, **RETRY_ON_DATABASE_ERRORS)
 def daily_report_finish(self, table_codes: list, run_id: int) -> dict | None:
-    """After every table: the totals per game and currency, the figures' checksum, both PDFs, and the
-    run marked succeeded."""
+    """After every table: the totals per game and currency, the figures' checksum, the charts, both
+    PDFs, and the run marked succeeded, all in one transaction holding the run's row. Returns the run,
+    its day and its PDFs; None when the run had ended (a second delivery finds it so)."""
     from .daily import totals_compute
     from .pdf import documents_render
     from .run_charts import report_charts_draw
 
     step = _Step("Totals per game and currency")
     with _failure_recorded(self, run_id, step):
-        run = _run_in_progress(run_id)
-        if run is None:
+        if _run_in_progress(run_id) is None:
             return None
-        totals_compute(day=run.day, run=run)
-        step.name = "Checksum of the figures"
-        run.figures_sha256 = report_run_figures_seal(run_id=run_id)
-        step.name = "Charts"
-        report_charts_draw(run)
-        step.name = "PDFs"
-        documents = documents_render(run)
-        report_run_finish(run_id=run_id)
+        player_totals_catch_up()  # before the lock: its batches commit as they go
+        with transaction.atomic():
+            run = report_run_lock(run_id)
+            if run is None:
+                return None
+            totals_compute(day=run.day, run=run, caught_up=True)
+            step.name = "Checksum of the figures"
+            run.figures_sha256 = report_run_figures_seal(run_id=run_id)
+            step.name = "Charts"
+            report_charts_draw(run)
+            step.name = "PDFs"
+            documents = documents_render(run)
+            report_run_finish(run_id=run_id)
         return {"run": run_id, "day": run.day.isoformat(), "pdfs": [document.path for document in documents]}
 
 
 @shared_task
 def daily_reports_when_day_closed() -> int | None:
     """For Celery beat: start the run of the last closed gaming day, unless one has succeeded or is
-    running. Returns the new run's id, or None when there was nothing to start."""
-    day = last_closed_gaming_day()
-    runs = ReportRun.objects.filter(day=day)
-    if runs.filter(status__in=[RunStatus.SUCCEEDED, RunStatus.RUNNING]).exists():
-        return None
-    if runs.filter(trigger=RunTrigger.BEAT, status=RunStatus.FAILED).count() >= BEAT_ATTEMPTS_PER_DAY:
-        logger.warning("Daily report for %s failed %s times; beat leaves it.", day, BEAT_ATTEMPTS_PER_DAY)
-        return None
+    running (decided under the day's lock: delivered twice at once, one run). Returns the new run's
+    id, or None when there was nothing to start."""
     try:
-        run = report_run_start(day=day, trigger=RunTrigger.BEAT)
+        run = report_run_start_by_beat(day=last_closed_gaming_day(), attempts=BEAT_ATTEMPTS_PER_DAY)
     except ValidationError:
-        return None  # somebody started the day a moment ago
-    return run.pk
+        return None  # report_run_start refused the day: nothing started
+    return None if run is None else run.pk

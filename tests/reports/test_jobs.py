@@ -161,10 +161,10 @@ def test_a_failing_table_task_marks_the_run_failed_with_the_error(day_played, ru
     real = reports.daily.table_day_compute
     totals = []
 
-    def table_day_compute(*, table, day, run):
+    def table_day_compute(*, table, day, run, **options):
         if table.code == "CLS1":
             raise ValueError("no figures for you")
-        real(table=table, day=day, run=run)
+        real(table=table, day=day, run=run, **options)
 
     monkeypatch.setattr(reports.daily, "table_day_compute", table_day_compute)
     monkeypatch.setattr(reports.daily, "totals_compute", lambda **kwargs: totals.append(kwargs))
@@ -181,7 +181,7 @@ def test_run_eagerly_a_database_error_fails_the_run_at_once(day_played, run_day,
     test_jobs_worker.py."""
     calls = []
 
-    def table_day_compute(*, table, day, run):
+    def table_day_compute(*, table, day, run, **options):
         calls.append(table.code)
         raise OperationalError("the database system is shutting down")
 
@@ -196,9 +196,9 @@ def test_without_a_result_backend_the_tables_run_one_after_another(day_played, r
     real = reports.daily.table_day_compute
     order = []
 
-    def table_day_compute(*, table, day, run):
+    def table_day_compute(*, table, day, run, **options):
         order.append(table.code)
-        real(table=table, day=day, run=run)
+        real(table=table, day=day, run=run, **options)
 
     monkeypatch.setattr(reports.daily, "table_day_compute", table_day_compute)
     monkeypatch.setattr("reports.tasks.chords_possible", lambda: False)

@@ -80,11 +80,11 @@ def test_a_database_error_is_retried_with_backoff_and_the_run_then_succeeds(
     real = reports.daily.table_day_compute
     attempts = []
 
-    def table_day_compute(*, table, day, run):
+    def table_day_compute(*, table, day, run, **options):
         attempts.append(table.code)
         if table.code == "CLS1" and attempts.count("CLS1") < 3:
             raise OperationalError("server closed the connection unexpectedly")
-        real(table=table, day=day, run=run)
+        real(table=table, day=day, run=run, **options)
 
     monkeypatch.setattr(reports.daily, "table_day_compute", table_day_compute)
     run = finished(report_run_start(day=played_day_on_a_worker, trigger="command"))
@@ -95,7 +95,7 @@ def test_a_database_error_is_retried_with_backoff_and_the_run_then_succeeds(
 def test_a_database_error_that_lasts_fails_the_run_after_the_last_retry(played_day_on_a_worker, monkeypatch):
     attempts = []
 
-    def table_day_compute(*, table, day, run):
+    def table_day_compute(*, table, day, run, **options):
         attempts.append(table.code)
         if table.code == "CLS1":
             raise OperationalError("the database system is shutting down")
