@@ -7,7 +7,9 @@ ConditionalGetMiddleware, on this view alone), a 304 to an If-None-Match that na
 Cache-Control public for a few minutes, so a new version or limit reaches a cache at most that late.
 
 The body does not depend on the time asked (only on the version and limits in force then), so a sheet
-keeps one body and one ETag until its version or limits change.
+keeps one body and one ETag until its version or limits change. Requests count against their address's
+allowance of public sheets a minute, with the sheet pages' (sheets/throttle.py): beyond it, 429 with
+Retry-After.
 """
 
 from django.middleware.http import ConditionalGetMiddleware
@@ -23,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sheets.content import SHEET_LANGUAGES, NoSheet, render_sheet, sheet_in_force
+from sheets.throttle import PublicSheetThrottle
 from tables.models import Table
 
 MAX_AGE = 300  # seconds a cache may serve a sheet without asking again
@@ -53,6 +56,7 @@ class TableRulesView(APIView):
 
     authentication_classes = []
     permission_classes = [AllowAny]
+    throttle_classes = [PublicSheetThrottle]
     renderer_classes = [JSONRenderer]
 
     @extend_schema(

@@ -4,9 +4,11 @@
 to them, so they need no sign-in (the portal's only public pages). `?at=<ISO 8601 time>` shows the sheet
 in force then. `/rules/<code>/versions/<n>/` shows a version as its sheet would read (a proposal's
 preview), to staff who may read configurations. Only the sheet is translated (translation.override
-around its rendering): the portal stays English.
+around its rendering): the portal stays English. The public pages are throttled per client address
+(sheets/throttle.py); the staff previews are not.
 """
 
+from django.conf import settings
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
@@ -22,6 +24,7 @@ from tables.models import Table
 
 from .content import SHEET_LANGUAGES, NoSheet, RuleSheet, sheet_in_force, sheet_of_version
 from .pdf import sheet_pdf, sheet_pdf_name
+from .throttle import seconds_to_wait
 
 PAGE_TEMPLATE = "sheets/page.html"
 PROBLEM_TEMPLATE = "sheets/problem.html"
@@ -76,10 +79,30 @@ def problem_response(request, problem: SheetProblem) -> HttpResponse:
     return render(request, PROBLEM_TEMPLATE, context, status=problem.status)
 
 
+def too_many_requests(request, seconds: int) -> HttpResponse:
+    """429: the address asked for more than PITBOSS_SHEET_REQUESTS_PER_MINUTE this minute."""
+    rate = settings.PITBOSS_SHEET_REQUESTS_PER_MINUTE
+    problem = SheetProblem(
+        429,
+        "Too many requests",
+        f"This address has asked for more than {rate} rule sheets in a minute. "
+        f"Try again in {seconds} seconds.",
+    )
+    response = problem_response(request, problem)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
 class PublicSheetView(View):
-    """A sheet in force, public: GET (and HEAD) only."""
+    """A sheet in force, public: GET (and HEAD) only, throttled per client address (every method)."""
 
     http_method_names = ["get", "head", "options"]
+
+    def dispatch(self, request, *args, **kwargs):
+        seconds = seconds_to_wait(request)
+        if seconds is not None:
+            return too_many_requests(request, seconds)
+        return super().dispatch(request, *args, **kwargs)
 
     def get(self, request, code: str, lang: str | None = None):
         try:
