@@ -64,6 +64,10 @@ class TableRulesView(APIView):
         responses={
             200: RuleSheetSerializer,
             304: OpenApiResponse(description="Not modified: the If-None-Match named this sheet's ETag."),
+            429: OpenApiResponse(
+                description="Too many requests from this address this minute (the sheet pages and PDFs "
+                "count with them): wait Retry-After seconds."
+            ),
         },
     )
     def get(self, request, code: str):
