@@ -2,9 +2,10 @@
 
 Public, as the sheet pages are: no sign-in, no token (one sent is not read). The answer is the sheet in
 force now, or at `?at=` (ISO 8601), in English or Filipino (`?lang=fil`), its body as the HTML the
-sheet page shows. It is cacheable: an ETag that is the hash of the answer's body (Django's
-ConditionalGetMiddleware, on this view alone), a 304 to an If-None-Match that names it, and
-Cache-Control public for a few minutes, so a new version or limit reaches a cache at most that late.
+sheet page shows; 404 for a table not open yet then (sheets.opening). It is cacheable: an ETag that is
+the hash of the answer's body (Django's ConditionalGetMiddleware, on this view alone), a 304 to an
+If-None-Match that names it, and Cache-Control public for a few minutes, so a new version or limit
+reaches a cache at most that late.
 
 The body does not depend on the time asked (only on the version and limits in force then), so a sheet
 keeps one body and one ETag until its version or limits change. Requests count against their address's
@@ -24,7 +25,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sheets.content import SHEET_LANGUAGES, NoSheet, render_sheet, sheet_in_force
+from sheets.content import SHEET_LANGUAGES, NoSheet, render_sheet
+from sheets.opening import NotOpenYet, public_sheet
 from sheets.throttle import PublicSheetThrottle
 from tables.models import Table
 
@@ -76,8 +78,8 @@ class TableRulesView(APIView):
         table = get_object_or_404(Table, code=code)
         language = query.validated_data["lang"]
         try:
-            sheet = sheet_in_force(table, at=query.validated_data.get("at"))
-        except NoSheet as error:
+            sheet = public_sheet(table, at=query.validated_data.get("at")).sheet
+        except (NoSheet, NotOpenYet) as error:
             raise NotFound(str(error)) from error
         body = {
             "table": sheet.table_code,

@@ -22,7 +22,8 @@ from config.filters import UtcDateTimeField
 from config.views import PermissionRequiredMixin
 from tables.models import Table
 
-from .content import SHEET_LANGUAGES, NoSheet, RuleSheet, sheet_in_force, sheet_of_version
+from .content import SHEET_LANGUAGES, NoSheet, RuleSheet, sheet_of_version
+from .opening import NotOpenYet, public_sheet
 from .pdf import sheet_pdf, sheet_pdf_name
 from .throttle import seconds_to_wait
 
@@ -110,12 +111,14 @@ class PublicSheetView(View):
             at = requested_time(request)
             table = public_table(code)
             try:
-                sheet = sheet_in_force(table, at)
+                sheet = public_sheet(table, at).sheet
             except NoSheet:
                 when = at.isoformat() if at else "this time"
                 raise SheetProblem(
                     404, "No rules in force", f"{table.code} had no rules in force at {when}."
                 ) from None
+            except NotOpenYet as error:
+                raise SheetProblem(404, "Not open yet", str(error)) from None
         except SheetProblem as problem:
             return problem_response(request, problem)
         return self.respond(request, sheet, language, at)

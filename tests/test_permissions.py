@@ -37,6 +37,7 @@ from rest_framework.test import APIClient
 from config.gaming_day import last_closed_gaming_day
 from limits.models import PersonalLimit, TableLimit
 from tables.models import ConfigurationOdds, TableConfiguration
+from tables.services import table_set_status
 from tests.factories import player, report_rows, table, user
 
 S, C, CS, GS = "supervisor", "compliance", "customer_service", "game_server"
@@ -308,6 +309,9 @@ def build_world(reports_dir) -> dict:
     get_user_model().objects.create_superuser("walker", password=None)
     dlx = table("DLX1")
     table("CLS1")
+    # Opened once, so its rule sheet is public (sheets.opening), and closed again as the walk expects.
+    for status in ("open", "closed"):
+        table_set_status(table=dlx, status=status, changed_by=user(S), reason="matrix")
     # Its odds, which the rule sheets need (scheduled on commit, which this transaction never does).
     if not ConfigurationOdds.objects.filter(configuration__table=dlx).exists():
         configuration_odds_compute(configuration=TableConfiguration.objects.get(table=dlx))
