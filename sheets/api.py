@@ -8,7 +8,8 @@ If-None-Match that names it, and Cache-Control public for a few minutes, so a ne
 reaches a cache at most that late.
 
 The body does not depend on the time asked (only on the version and limits in force then), so a sheet
-keeps one body and one ETag until its version or limits change. Requests count against their address's
+keeps one body and one ETag until its version or limits change; the sheet's HTML is rendered once per
+sheet version and kept (sheets/kept.py). Requests count against their address's
 allowance of public sheets a minute, with the sheet pages' (sheets/throttle.py): beyond it, 429 with
 Retry-After.
 """
@@ -25,7 +26,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sheets.content import SHEET_LANGUAGES, NoSheet, render_sheet
+from sheets.content import SHEET_LANGUAGES, NoSheet
+from sheets.kept import kept_answer
+from sheets.models import KeptSheet
 from sheets.opening import NotOpenYet, public_sheet
 from sheets.throttle import PublicSheetThrottle
 from tables.models import Table
@@ -78,16 +81,17 @@ class TableRulesView(APIView):
         table = get_object_or_404(Table, code=code)
         language = query.validated_data["lang"]
         try:
-            sheet = public_sheet(table, at=query.validated_data.get("at")).sheet
+            public = public_sheet(table, at=query.validated_data.get("at"))
         except (NoSheet, NotOpenYet) as error:
             raise NotFound(str(error)) from error
+        sheet = public.sheet
         body = {
             "table": sheet.table_code,
             "game": sheet.game,
             "version": sheet.version,
             "language": language,
             "in_force_from": serializers.DateTimeField().to_representation(sheet.valid_from),
-            "html": render_sheet(sheet, language),
+            "html": kept_answer(public, language, KeptSheet.Form.BODY, dated=False).content.decode(),
         }
         response = Response(body)
         patch_cache_control(response, public=True, max_age=MAX_AGE)

@@ -36,6 +36,7 @@ class PublicSheet:
     latest of its version's start, its limits' last change by then and the table's first opening. Any
     time from that moment to the time asked names the same sheet."""
 
+    table_id: int
     sheet: RuleSheet
     in_force_from: datetime
 
@@ -72,4 +73,5 @@ def public_sheet(table: Table, at: datetime | None = None) -> PublicSheet:
     limits_changed = TableLimit.history.filter(table_id=table.pk, history_date__lte=at).aggregate(
         last=Max("history_date")
     )["last"]
-    return PublicSheet(sheet, max(moment for moment in (sheet.valid_from, limits_changed, opened) if moment))
+    in_force_from = max(moment for moment in (sheet.valid_from, limits_changed, opened) if moment)
+    return PublicSheet(table.pk, sheet, in_force_from)

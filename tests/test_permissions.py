@@ -185,7 +185,7 @@ PUBLIC_SHEETS = {
 PUBLIC = {"login", "logout", *PUBLIC_SHEETS}
 REPORT_MODELS = ("reportrun", "dailyfigures", "dailytablesummary", "dailyexposure", "reportdocument")
 # The rows a refused request must leave as they were: every model of these apps.
-STORED_APPS = {"auth", "authtoken", "accounts", "outbox", "tables", "limits", "rounds", "reports"}
+STORED_APPS = {"auth", "authtoken", "accounts", "outbox", "tables", "limits", "rounds", "reports", "sheets"}
 
 
 def body_of(name: str, method: str, world: dict) -> dict:
