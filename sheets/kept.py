@@ -139,17 +139,29 @@ def sheet_url(code: str, language: str) -> str:
 
 
 def sheet_revision() -> str:
-    """The digest of what a rendering reads besides the sheet (SOURCES, PACKAGES): the files' contents,
-    read again only when a file's size or modification time changes (an edit shows without a
-    restart). Equal on every server that runs the same code, so they share what they keep."""
+    """The digest of what a rendering reads besides the sheet (SOURCES, PACKAGES), by the files' contents
+    and paths, so it is equal on every server that runs the same code and they share what they keep.
+    Worked out once a process; with DEBUG on (development), looked at again on every request, so an
+    edited template or catalogue shows without a restart."""
+    if settings.DEBUG:
+        return files_revision()
+    return process_revision()
+
+
+@cache
+def process_revision() -> str:
+    return files_revision()
+
+
+def files_revision() -> str:
+    """The revision as the files are now: read again only when a file's size or modification time
+    changed."""
     stamps = []
     for pattern in SOURCES:
         for path in settings.BASE_DIR.glob(pattern):
             if path.is_file():
-                stat = path.stat()
-                stamps.append(
-                    (path.relative_to(settings.BASE_DIR).as_posix(), stat.st_mtime_ns, stat.st_size)
-                )
+                stat, name = path.stat(), path.relative_to(settings.BASE_DIR).as_posix()
+                stamps.append((name, stat.st_mtime_ns, stat.st_size))
     return files_digest(tuple(sorted(stamps)))
 
 

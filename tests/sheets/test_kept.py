@@ -250,3 +250,25 @@ def table_dlx():
     from tables.models import Table
 
     return Table.objects.get(code="DLX1")
+
+
+def test_the_revision_follows_the_sources_contents_not_their_times(settings, tmp_path):
+    """A server whose files were copied at another time has the same revision, so servers share what
+    they keep; a changed template is a new revision."""
+    import os
+
+    from sheets import kept
+
+    settings.BASE_DIR = tmp_path
+    template = tmp_path / "templates" / "sheets" / "body.html"
+    template.parent.mkdir(parents=True)
+    template.write_text("<p>{{ sheet.version }}</p>")
+    first = kept.files_revision()
+    os.utime(template, ns=(1, 1))
+    assert kept.files_revision() == first
+    template.write_text("<p>{{ sheet.version }}.</p>")
+    second = kept.files_revision()
+    assert second != first
+    (tmp_path / "sheets").mkdir()
+    (tmp_path / "sheets" / "content.py").write_text("LABELS = {}\n")
+    assert kept.files_revision() not in (first, second)
