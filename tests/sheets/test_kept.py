@@ -272,3 +272,45 @@ def test_the_revision_follows_the_sources_contents_not_their_times(settings, tmp
     (tmp_path / "sheets").mkdir()
     (tmp_path / "sheets" / "content.py").write_text("LABELS = {}\n")
     assert kept.files_revision() not in (first, second)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_connections_storing_one_answer_at_once_keep_one_row(opened, monkeypatch):
+    """The race for real: two threads, each on its own connection, render the same PDF and insert it at
+    the same moment (both renders done before either inserts); neither fails, one row is kept, and
+    both answer with its bytes."""
+    import threading
+
+    from django.db import connections
+
+    from sheets import kept
+    from sheets.models import KeptSheet
+    from sheets.opening import public_sheet
+
+    render, both_rendered = kept.render, threading.Barrier(2)
+
+    def render_then_wait(*args):
+        content = render(*args)
+        both_rendered.wait(timeout=60)
+        return content
+
+    monkeypatch.setattr(kept, "render", render_then_wait)
+    answers, errors = [], []
+
+    def answer():
+        try:
+            answers.append(kept.kept_answer(public_sheet(table_dlx()), "en", "pdf", dated=False))
+        except Exception as error:  # noqa: BLE001 (reported below, whatever it is)
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=answer) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(answers) == 2 and answers[0] == answers[1]
+    assert KeptSheet.objects.count() == 1
