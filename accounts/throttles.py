@@ -3,15 +3,18 @@
 on its own, so the old and the new token of a rotation each have the full rate; a request signed in
 by session counts for its user. Beyond the rate DRF answers 429 with Retry-After.
 
-Requests are counted in fixed windows of the rate's period (a minute) by the cache's `incr`: two
-cache calls a request whatever the rate, where DRF's own throttles read and write back the list of
-every request's time in the last period (thousands, at a game server's rate). While the cache is
-away nothing is counted and every request goes through (fail open)."""
+Requests are counted in fixed windows of the rate's period (a minute) by the cache's `incr`
+(config.fixed_window, which the public sheets' throttle shares): two cache calls a request whatever
+the rate, where DRF's own throttles read and write back the list of every request's time in the last
+period (thousands, at a game server's rate). While the cache is away nothing is counted and every
+request goes through (fail open)."""
 
 import time
 
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
+
+from config.fixed_window import count_in_window
 
 from .models import ApiToken
 from .roles import GAME_SERVER, user_role
@@ -36,14 +39,8 @@ class RoleRateThrottle(SimpleRateThrottle):
         key = self.get_cache_key(request, view)
         if key is None:
             return True
-        now = time.time()
-        window = int(now // self.duration)
-        self.window_ends = (window + 1) * self.duration
-        key = f"{key}_{window}"
-        # The key outlives its window, which alone uses it: incr never meets it expired.
-        self.cache.add(key, 0, timeout=self.duration + 1)
         try:
-            count = self.cache.incr(key)
+            count, self.window_ends = count_in_window(self.cache, key, self.duration)
         except ValueError:
             # No such key: the cache is away, and keeps nothing until it is back (config/cache.py).
             # Uncounted, the request goes through rather than fail.

@@ -150,8 +150,9 @@ HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "tra
 
 def _error_statuses(operation: dict) -> list[str]:
     """401, 403 and 429 everywhere (every endpoint needs a role and is throttled) but on a public
-    operation (security `[{}]`: no credentials, never throttled); 400 where input is read, 413 and 415
-    where a body is; 404 where something is looked up by its id, or pages are."""
+    operation (security `[{}]`: no credentials, and a throttle of its own, which it documents: the
+    rule sheets' per address); 400 where input is read, 413 and 415 where a body is; 404 where
+    something is looked up by its id, or pages are."""
     parameters = operation.get("parameters", [])
     statuses = [] if operation.get("security") == [{}] else ["401", "403", "429"]
     if "requestBody" in operation or any(p["in"] == "query" for p in parameters):

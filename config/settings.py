@@ -234,6 +234,10 @@ PITBOSS_ROUND_CLOCK_TOLERANCE = timedelta(minutes=env_int("PITBOSS_ROUND_CLOCK_T
 # A proposed configuration version is flagged where a bet kind's theoretical RTP would fall below this
 # (percent), as it is where it falls more than 1 percentage point (tables/proposals.py).
 PITBOSS_RTP_FLOOR_PERCENT = env_percent("PITBOSS_RTP_FLOOR_PERCENT", "90")
+# The public rule sheets (pages, PDFs and GET /api/tables/<code>/rules/, together) answer each client
+# address (as sign-in throttling reads it, behind PITBOSS_TRUSTED_PROXIES) this many requests a minute;
+# more get 429 with Retry-After (sheets/throttle.py). 0: no limit.
+PITBOSS_SHEET_REQUESTS_PER_MINUTE = env_int("PITBOSS_SHEET_REQUESTS_PER_MINUTE", 60)
 # POST /api/rounds/ alone takes JSON bodies of up to this many bytes (a JSON 413 above it); every other
 # request keeps DATA_UPLOAD_MAX_MEMORY_SIZE. A Boundless round of 10,000 players is about 4.2 MB.
 PITBOSS_ROUND_BODY_LIMIT = 32 * 2**20

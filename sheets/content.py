@@ -8,7 +8,8 @@ of bet kinds and paytable patterns are here, marked too.
 """
 
 import hashlib
-from dataclasses import dataclass
+import json
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -278,3 +279,13 @@ def render_sheet(sheet: RuleSheet, language: str) -> str:
 def sheet_etag(sheet: RuleSheet, language: str) -> str:
     """A validator that changes exactly when the sheet's text in `language` does."""
     return hashlib.sha256(render_sheet(sheet, language).encode()).hexdigest()
+
+
+def sheet_fingerprint(sheet: RuleSheet) -> str:
+    """Everything `sheet` states, as one JSON text: what the templates read of it (the table's code, name
+    and currency, the version, its start and status, its rules, the limits, the RTPs), so that sheets
+    whose fingerprints are equal read alike in every language. `at` is left out: a sheet states only
+    what was in force then, never the time it was asked for."""
+    stated = asdict(sheet)
+    del stated["at"]
+    return json.dumps(stated, sort_keys=True, default=str, separators=(",", ":"))

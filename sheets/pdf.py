@@ -11,15 +11,16 @@ from .content import SHEET_LANGUAGES, RuleSheet
 PDF_TEMPLATE = "sheets/pdf.html"
 
 
-def sheet_pdf(sheet: RuleSheet, language: str, *, asked_at: datetime | None = None) -> bytes:
-    """The PDF of `sheet` in `language` (`asked_at`: the time asked for, said above the sheet). It
-    loads nothing from outside itself (CSS inline)."""
+def sheet_pdf(sheet: RuleSheet, language: str, *, in_force_from: datetime | None = None) -> bytes:
+    """The PDF of `sheet` in `language` (`in_force_from`, for a time asked: from when the sheet reads so,
+    said above it). It loads nothing from outside itself (CSS inline)."""
     from weasyprint import HTML, URLFetcher
 
     if language not in SHEET_LANGUAGES:
         raise ValueError(f"No sheet in {language!r}: one of {', '.join(SHEET_LANGUAGES)}.")
     with translation.override(language):
-        html = render_to_string(PDF_TEMPLATE, {"sheet": sheet, "language": language, "asked_at": asked_at})
+        context = {"sheet": sheet, "language": language, "in_force_from": in_force_from}
+        html = render_to_string(PDF_TEMPLATE, context)
     data_only = URLFetcher(allowed_protocols=("data",), fail_on_errors=True)
     return HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=data_only).write_pdf()
 

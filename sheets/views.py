@@ -4,28 +4,31 @@
 to them, so they need no sign-in (the portal's only public pages). `?at=<ISO 8601 time>` shows the sheet
 in force then. `/rules/<code>/versions/<n>/` shows a version as its sheet would read (a proposal's
 preview), to staff who may read configurations. Only the sheet is translated (translation.override
-around its rendering): the portal stays English.
+around its rendering): the portal stays English. The public pages are throttled per client address
+(sheets/throttle.py); the staff previews are not.
 """
 
+from django.conf import settings
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
+from django.middleware.http import ConditionalGetMiddleware
 from django.shortcuts import render
-from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils import translation
+from django.utils.decorators import decorator_from_middleware, method_decorator
 from django.views import View
 
 from config.filters import UtcDateTimeField
 from config.views import PermissionRequiredMixin
 from tables.models import Table
 
-from .content import SHEET_LANGUAGES, NoSheet, RuleSheet, sheet_in_force, sheet_of_version
-from .pdf import sheet_pdf, sheet_pdf_name
+from .content import SHEET_LANGUAGES, NoSheet, RuleSheet, sheet_of_version
+from .kept import kept_answer, page_html
+from .models import KeptSheet
+from .opening import NotOpenYet, public_sheet
+from .pdf import sheet_pdf_name
+from .throttle import seconds_to_wait
 
-PAGE_TEMPLATE = "sheets/page.html"
 PROBLEM_TEMPLATE = "sheets/problem.html"
-LANGUAGE_NAMES = {"en": "English", "fil": "Filipino"}
 
 
 class SheetProblem(Exception):
@@ -76,74 +79,79 @@ def problem_response(request, problem: SheetProblem) -> HttpResponse:
     return render(request, PROBLEM_TEMPLATE, context, status=problem.status)
 
 
+def too_many_requests(request, seconds: int) -> HttpResponse:
+    """429: the address asked for more than PITBOSS_SHEET_REQUESTS_PER_MINUTE this minute."""
+    rate = settings.PITBOSS_SHEET_REQUESTS_PER_MINUTE
+    problem = SheetProblem(
+        429,
+        "Too many requests",
+        f"This address has asked for rule sheets more often than {counted(rate, 'time')} a minute. "
+        f"Try again in {counted(seconds, 'second')}.",
+    )
+    response = problem_response(request, problem)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def counted(number: int, word: str) -> str:
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
 class PublicSheetView(View):
-    """A sheet in force, public: GET (and HEAD) only."""
+    """A sheet in force, public: GET (and HEAD) only, throttled per client address (every method)."""
 
     http_method_names = ["get", "head", "options"]
 
+    def dispatch(self, request, *args, **kwargs):
+        seconds = seconds_to_wait(request)
+        if seconds is not None:
+            return too_many_requests(request, seconds)
+        return super().dispatch(request, *args, **kwargs)
+
+    # ConditionalGetMiddleware on this view alone: If-None-Match naming the ETag set below answers 304.
+    @method_decorator(decorator_from_middleware(ConditionalGetMiddleware))
     def get(self, request, code: str, lang: str | None = None):
         try:
             language = sheet_language(lang)
             at = requested_time(request)
             table = public_table(code)
             try:
-                sheet = sheet_in_force(table, at)
+                public = public_sheet(table, at)
             except NoSheet:
                 when = at.isoformat() if at else "this time"
                 raise SheetProblem(
                     404, "No rules in force", f"{table.code} had no rules in force at {when}."
                 ) from None
+            except NotOpenYet as error:
+                raise SheetProblem(404, "Not open yet", str(error)) from None
         except SheetProblem as problem:
             return problem_response(request, problem)
-        return self.respond(request, sheet, language, at)
+        answer = kept_answer(public, language, self.form, dated=at is not None)
+        response = self.respond(public.sheet, language, answer.content)
+        response["Content-Language"] = language
+        response["ETag"] = answer.etag
+        return response
 
-    def respond(self, request, sheet: RuleSheet, language: str, asked_at) -> HttpResponse:
+    form: str
+
+    def respond(self, sheet: RuleSheet, language: str, content: bytes) -> HttpResponse:
         raise NotImplementedError
 
 
 class SheetPageView(PublicSheetView):
-    def respond(self, request, sheet, language, asked_at):
-        links = sheet_links(request, sheet.table_code, language)
-        return sheet_page(request, sheet, language, links=links, asked_at=asked_at)
+    form = KeptSheet.Form.PAGE
+
+    def respond(self, sheet, language, content):
+        return HttpResponse(content)
 
 
 class SheetPdfView(PublicSheetView):
-    def respond(self, request, sheet, language, asked_at):
-        response = HttpResponse(sheet_pdf(sheet, language, asked_at=asked_at), content_type="application/pdf")
+    form = KeptSheet.Form.PDF
+
+    def respond(self, sheet, language, content):
+        response = HttpResponse(content, content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="{sheet_pdf_name(sheet, language)}"'
         return response
-
-
-def sheet_page(request, sheet: RuleSheet, language: str, links=(), asked_at=None) -> HttpResponse:
-    """The page of a sheet; `asked_at`: the time a `?at=` asked for, said above the sheet."""
-    context = {"sheet": sheet, "language": language, "links": links, "asked_at": asked_at}
-    with translation.override(language):
-        html = render_to_string(PAGE_TEMPLATE, context, request=request)
-    response = HttpResponse(html)
-    response["Content-Language"] = language
-    return response
-
-
-def sheet_links(request, code: str, language: str) -> list[dict]:
-    """The page's links: the sheet in its other languages and its PDF, for the same `at`."""
-    query = f"?{request.GET.urlencode()}" if request.GET else ""
-    links = []
-    for other in SHEET_LANGUAGES:
-        if other != language:
-            links.append(
-                {"url": sheet_url(code, other) + query, "label": LANGUAGE_NAMES[other], "language": other}
-            )
-    pdf = reverse("sheets:sheet_pdf", args=[code])
-    if language != SHEET_LANGUAGES[0]:
-        pdf = reverse("sheets:sheet_language_pdf", args=[code, language])
-    links.append({"url": pdf + query, "label": "PDF", "language": ""})
-    return links
-
-
-def sheet_url(code: str, language: str) -> str:
-    if language == SHEET_LANGUAGES[0]:
-        return reverse("sheets:sheet", args=[code])
-    return reverse("sheets:sheet_language", args=[code, language])
 
 
 class VersionPreviewView(LoginRequiredMixin, PermissionRequiredMixin, View):
@@ -166,4 +174,6 @@ class VersionPreviewView(LoginRequiredMixin, PermissionRequiredMixin, View):
                 raise SheetProblem(404, "No sheet yet", str(error)) from None
         except SheetProblem as problem:
             return problem_response(request, problem)
-        return sheet_page(request, sheet, language)
+        response = HttpResponse(page_html(sheet, language))
+        response["Content-Language"] = language
+        return response

@@ -180,3 +180,10 @@ def _celery_eager_unless_worker(request: pytest.FixtureRequest):
 def _fast_password_hashing(settings):
     """Tests create many users; the production hasher's deliberate slowness is not under test here."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _public_sheets_unthrottled(settings):
+    """Every test client asks from 127.0.0.1, and a module asks for more sheets in a minute than the
+    public sheets' throttle allows an address: it is off but in tests/sheets/test_throttle.py."""
+    settings.PITBOSS_SHEET_REQUESTS_PER_MINUTE = 0

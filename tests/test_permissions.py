@@ -37,6 +37,7 @@ from rest_framework.test import APIClient
 from config.gaming_day import last_closed_gaming_day
 from limits.models import PersonalLimit, TableLimit
 from tables.models import ConfigurationOdds, TableConfiguration
+from tables.services import table_set_status
 from tests.factories import player, report_rows, table, user
 
 S, C, CS, GS = "supervisor", "compliance", "customer_service", "game_server"
@@ -185,7 +186,7 @@ PUBLIC_SHEETS = {
 PUBLIC = {"login", "logout", "healthz", *PUBLIC_SHEETS}
 REPORT_MODELS = ("reportrun", "dailyfigures", "dailytablesummary", "dailyexposure", "reportdocument")
 # The rows a refused request must leave as they were: every model of these apps.
-STORED_APPS = {"auth", "authtoken", "accounts", "outbox", "tables", "limits", "rounds", "reports"}
+STORED_APPS = {"auth", "authtoken", "accounts", "outbox", "tables", "limits", "rounds", "reports", "sheets"}
 
 
 def body_of(name: str, method: str, world: dict) -> dict:
@@ -309,6 +310,9 @@ def build_world(reports_dir) -> dict:
     get_user_model().objects.create_superuser("walker", password=None)
     dlx = table("DLX1")
     table("CLS1")
+    # Opened once, so its rule sheet is public (sheets.opening), and closed again as the walk expects.
+    for status in ("open", "closed"):
+        table_set_status(table=dlx, status=status, changed_by=user(S), reason="matrix")
     # Its odds, which the rule sheets need (scheduled on commit, which this transaction never does).
     if not ConfigurationOdds.objects.filter(configuration__table=dlx).exists():
         configuration_odds_compute(configuration=TableConfiguration.objects.get(table=dlx))

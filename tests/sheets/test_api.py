@@ -14,6 +14,7 @@ from limits.services import table_limit_set
 from sheets.content import render_sheet, sheet_in_force
 from tables.models import ConfigurationOdds, TableConfiguration
 from tables.odds import configuration_odds_compute
+from tables.services import table_set_status
 from tests.factories import table, user
 
 pytestmark = pytest.mark.django_db
@@ -22,10 +23,12 @@ URL = "/api/tables/{}/rules/"
 
 @pytest.fixture
 def dlx():
+    """DLX1 with its odds, opened (a table's sheet is public from its first opening)."""
     created = table("DLX1")
     for configuration in TableConfiguration.objects.filter(table=created):
         if not ConfigurationOdds.objects.filter(configuration=configuration).exists():
             configuration_odds_compute(configuration=configuration)
+    table_set_status(table=created, status="open", changed_by=user("supervisor"), reason="Shift start")
     return created
 
 

@@ -15,7 +15,7 @@ from freezegun import freeze_time
 from rounds.ingest import round_ingest
 from tables.models import ConfigurationOdds, TableConfiguration
 from tables.odds import configuration_odds_compute
-from tables.services import configuration_propose
+from tables.services import configuration_propose, table_set_status
 from tests.factories import configuration_approved, table, user
 from tests.fixtures import round_document
 
@@ -29,6 +29,12 @@ def with_odds(created):
         if not ConfigurationOdds.objects.filter(configuration=configuration).exists():
             configuration_odds_compute(configuration=configuration)
     return created
+
+
+def opened_with_odds(created):
+    """The table opened (its sheet is public from its first opening), with its odds."""
+    table_set_status(table=created, status="open", changed_by=user("supervisor"), reason="Shift start")
+    return with_odds(created)
 
 
 def links(html: str, css_class: str) -> list[str]:
@@ -52,7 +58,7 @@ def test_the_round_page_links_the_sheet_its_round_was_played_under():
     document["opened_at"] = opened.isoformat()
     document["closed_at"] = (opened + timedelta(minutes=1)).isoformat()
     with freeze_time(opened - timedelta(days=1)):
-        dlx = with_odds(table(document["table"]))
+        dlx = opened_with_odds(table(document["table"]))
     round_ = round_ingest(document=document).round
     # A later version: the round's link must still give the one it was played under.
     configuration_approved(dlx, CHANGE)
@@ -70,7 +76,7 @@ def test_the_round_page_links_the_sheet_its_round_was_played_under():
 
 
 def test_the_table_page_links_both_sheets():
-    dlx = with_odds(table("DLX1"))
+    dlx = opened_with_odds(table("DLX1"))
     html = signed_in("supervisor").get(reverse("tables:table_detail", args=["DLX1"])).content.decode()
     english, filipino = links(html, "table-sheet")
     assert (english, filipino) == (

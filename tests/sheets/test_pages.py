@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from limits.services import table_limit_set
 from sheets.content import sheet_in_force
+from sheets.opening import public_sheet
 from tables.models import Table, TableConfiguration
 from tests import factories
 from tests.pdf_text import pdf_text
@@ -74,9 +75,12 @@ def test_at_shows_the_sheet_in_force_then(client):
     assert old.status_code == new.status_code == 200
     assert dict(read_sheet(old.text).numbered)["limit:behind:max"].strip() == "25.00 EUR"
     assert dict(read_sheet(new.text).numbered)["limit:behind:max"].strip() == "40.00 EUR"
-    assert f'data-at="{before.isoformat()}' not in new.text and 'data-at="' in old.text
-    # The language link keeps the time asked for.
-    assert f'href="/rules/DLX1/fil/?at={quote(before.isoformat(), safe="")}' in old.text
+    # The page for a time says from when its sheet was in force, and its links name that moment: one
+    # page for every time within the sheet's version (issue 43).
+    since = public_sheet(table, before).in_force_from
+    assert since <= before
+    assert f'data-at="{since.isoformat()}"' in old.text and 'data-at="' not in new.text
+    assert f'href="/rules/DLX1/fil/?at={quote(since.isoformat(), safe="")}"' in old.text
 
 
 def test_the_pdf_holds_the_rtp(client, tmp_path):
