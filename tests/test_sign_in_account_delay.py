@@ -149,7 +149,7 @@ def test_the_delay_page_says_when_to_try_again_and_whom_to_ask(clock, settings):
     html = response.content.decode()
     assert response.status_code == 429 and response["Retry-After"] == str(WAITS[0])
     assert "/static/css/pitboss.css" in html and 'class="brand"' in html  # the portal's base page
-    assert "Try again in 15 seconds, at 11:00:15" in html  # the gaming day's time zone
+    assert "Try again in 15 seconds, at 11:00:15 CET" in html  # the gaming day's time zone, named
     assert settings.PITBOSS_SIGN_IN_CONTACT in html
     assert 'name="password"' not in html
 
