@@ -1,18 +1,18 @@
 """API throttling (accounts/throttles.py): a game server's requests counted per token, everyone
 else's per token or per user, each at its rate in settings; beyond it, 429 with Retry-After."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from uuid import uuid4
 
 import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache
 from django.test import override_settings
-from freezegun import freeze_time
 from rest_framework.test import APIClient
 
 from accounts.services import token_create
 from tests.api_support import make_player, make_table, user
+from tests.minute_support import twenty_seconds_into_a_minute
 
 pytestmark = pytest.mark.django_db
 CHECK = "/api/limits/check"
@@ -36,7 +36,7 @@ def small_rates(settings):
 @pytest.fixture(autouse=True)
 def clock():
     """20 seconds into a minute: requests are counted by the minute."""
-    with freeze_time(datetime.now(UTC).replace(second=20, microsecond=0)) as frozen:
+    with twenty_seconds_into_a_minute() as frozen:
         yield frozen
 
 

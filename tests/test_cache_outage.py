@@ -5,7 +5,6 @@ requests through; sessions come from the database; what was dropped while the ca
 sign-out) does not come back with it (config/cache.py)."""
 
 import io
-from datetime import UTC, datetime
 
 import pytest
 from django.conf import settings as django_settings
@@ -13,7 +12,6 @@ from django.core.management import call_command
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
-from freezegun import freeze_time
 from rest_framework.test import APIClient
 
 from accounts.services import token_create
@@ -21,6 +19,7 @@ from rounds.ingest import round_ingest
 from tests.cache_support import answer, breaker, clock, production_cache_settings, redis_server  # noqa: F401
 from tests.factories import user
 from tests.fixtures import round_document
+from tests.minute_support import twenty_seconds_into_a_minute
 
 pytestmark = [pytest.mark.django_db, pytest.mark.redis_server, pytest.mark.usefixtures("demo")]
 STAKE = {"player": "P1001", "table": "DLX1", "kind": "main", "amount": "10.00"}
@@ -120,7 +119,7 @@ def test_throttles_let_requests_through_while_the_cache_is_away_and_count_again_
     }
     game_server = token_client("game-server")
     check = "/api/limits/check"
-    with freeze_time(datetime.now(UTC).replace(second=20, microsecond=0)):  # requests count by the minute
+    with twenty_seconds_into_a_minute():  # requests count by the minute
         redis_server.stop()
         assert [game_server.post(check, STAKE).status_code for _ in range(5)] == [200] * 5
         back(redis_server, clock)

@@ -14,6 +14,7 @@ from tables.models import TableConfiguration
 from tables.odds import configuration_odds_compute
 from tables.services import table_set_status
 from tests.factories import table, user
+from tests.minute_support import twenty_seconds_into_a_minute
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def small_rate(settings):
 @pytest.fixture(autouse=True)
 def clock():
     """20 seconds into a minute: requests are counted by the minute."""
-    with freeze_time(datetime.now(UTC).replace(second=20, microsecond=0)) as frozen:
+    with twenty_seconds_into_a_minute() as frozen:
         yield frozen
 
 
