@@ -6,7 +6,7 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from archive.recall import MonthFiles
+from archive.month_files import MonthFiles
 from limits.models import Player
 from rounds.models import Round
 from rounds.selectors import play_record_bets

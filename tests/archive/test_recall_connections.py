@@ -5,7 +5,7 @@ their own files, and no reader leaves a view in the shared database (PostgreSQL)
 import pytest
 
 from archive.models import ArchivedMonth
-from archive.recall import MonthFiles, _process_database
+from archive.month_files import MonthFiles, _process_database
 from tests.archive.support import MARCH, rounds_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
