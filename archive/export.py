@@ -8,10 +8,10 @@ manifest is written last, so a month whose export stopped part way has none.
 
 manifest.json: the table, the month, when it was made, the rounds app's schema (its latest
 migration), and per file its rows, bytes, sha256 and sort order; and the month's totals: rounds,
-bets, wagered, returned, adjustments and refunds (amounts as strings with two decimals).
+bets, wagered, returned, adjustments and refunds (amounts as strings with two decimals); and its
+signature (archive.signing) when PITBOSS_ARCHIVE_MANIFEST_KEY is set.
 """
 
-import json
 from contextlib import contextmanager
 from datetime import date
 from decimal import Decimal
@@ -27,6 +27,7 @@ from rounds.partitions import month_after
 from tables.models import Table
 
 from .errors import ArchiveError
+from .signing import manifest_bytes, manifest_signed
 from .slices import PARTS, SUMS, Part, amount_text, part_columns, part_schema, slice_rows
 from .storage import ArchiveLocation, HashingSink
 
@@ -92,12 +93,9 @@ def month_export_write(table: Table, month: date, location: ArchiveLocation) -> 
             },
         },
     }
+    manifest = manifest_signed(manifest)  # with PITBOSS_ARCHIVE_MANIFEST_KEY set (archive.signing)
     location.write_bytes(f"{directory}/{MANIFEST}", manifest_bytes(manifest))
     return manifest
-
-
-def manifest_bytes(manifest: dict) -> bytes:
-    return json.dumps(manifest, indent=2, sort_keys=True).encode() + b"\n"
 
 
 def _part_write(

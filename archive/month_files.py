@@ -1,5 +1,6 @@
-"""One archived month's files as recall reads them (archive.recall): through DuckDB, and the rows made
-unsaved model instances with their ids as stored.
+"""One archived month's files as recall reads them (archive.recall): through DuckDB, each file checked
+against the month's manifest as it is first opened (archive.checks), and the rows made unsaved model
+instances with their ids as stored.
 
 - where the archive is a directory, DuckDB reads the Parquet files itself (`read_parquet`) and skips
   the row groups outside the query by their statistics;
@@ -16,6 +17,7 @@ import pyarrow.parquet as pq
 from django.db import models
 from pyarrow import fs
 
+from .checks import file_checked, manifest_checked
 from .errors import ArchiveError
 from .models import ArchivedMonth
 from .storage import archive_location
@@ -70,7 +72,9 @@ class MonthFiles:
 
     def __init__(self, record: ArchivedMonth):
         self.record = record
+        manifest_checked(record)  # its signature, before any file is trusted to match it
         self.location = archive_location(record.archive_url)
+        self.checked: set[str] = set()  # the files checked against the manifest (archive.checks)
         self.directory = self.location.month_dir(record.table.code, record.month)
         self.local = isinstance(self.location.filesystem, fs.LocalFileSystem)
         # A connection of its own (registered tables are the connection's) to the process's
@@ -89,10 +93,16 @@ class MonthFiles:
         self.close()
 
     def path(self, name: str) -> str:
+        """Where file `name` is; it is checked against the manifest first (ArchiveUnreadable when it is
+        damaged or missing), once a MonthFiles."""
         entry = self.record.manifest["files"].get(name)
         if entry is None:
             raise ArchiveError(f"{self.record}: the manifest names no {name} file")
-        return f"{self.directory}/{entry['path']}"
+        path = f"{self.directory}/{entry['path']}"
+        if name not in self.checked:
+            file_checked(self.record, self.location, path, entry)
+            self.checked.add(name)
+        return path
 
     def select(
         self,

@@ -5,7 +5,8 @@ A round's month is in the archive alone once its partitions are dropped (Archive
 The registry (rounds.registry.RoundKey) gives the round's id, gaming day and casino table: the month's
 files to read. Each file is sorted by round id (archive.slices), so a query that names a round reads
 the one or two row groups whose statistics can hold it (archive.month_files: DuckDB, and pyarrow
-on S3).
+on S3). Each file is checked against the month's manifest before it is read (archive.checks): a
+damaged or missing one is refused (rounds.archive_damage.ArchiveUnreadable: 409 or 503).
 
 The rows become unsaved model instances with their ids as stored (money as Decimal, JSON as its
 value), which the round page's templates and the API's serializers read as they read stored rows.
@@ -27,9 +28,11 @@ from rounds.querysets import PAID_OTHER_THAN_COMPUTED
 from rounds.recall import ArchivePlace, PlayerArchive, RecalledRound
 from rounds.registry import RoundKey
 
+from .checks import month_checked
 from .errors import ArchiveError
 from .models import ArchivedMonth, ArchiveStatus
 from .month_files import MonthFiles, model_rows
+from .storage import archive_location
 from .window import hot_window_start
 
 RESTORE_COMMAND = "python manage.py archive_restore {table} {month:%Y-%m}"
@@ -255,9 +258,16 @@ class Archive:
 
     def player_bets(self, player, first: date, last: date) -> Iterator[Bet]:
         if first >= hot_window_start():  # as player_archive: the period reaches no archived month
-            return
-        months = _dropped_months(first, last).order_by("-month", "table__code")
-        for _, records in groupby(months.iterator(), key=attrgetter("month")):
+            return iter(())
+        months = list(_dropped_months(first, last).order_by("-month", "table__code"))
+        # Every file of the period checked now, before the first bet is read: a CSV whose month is
+        # damaged is refused whole, not cut off part way through.
+        for record in months:
+            month_checked(record, archive_location(record.archive_url))
+        return self._player_bets(player, first, last, months)
+
+    def _player_bets(self, player, first: date, last: date, months: list[ArchivedMonth]) -> Iterator[Bet]:
+        for _, records in groupby(months, key=attrgetter("month")):
             bets = []
             for record in records:
                 with MonthFiles(record) as files:

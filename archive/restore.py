@@ -27,6 +27,7 @@ from tables.models import Table
 from .errors import ArchiveError
 from .export import MANIFEST
 from .models import ArchivedMonth, ArchiveStatus
+from .signing import signature_problem
 from .slices import PARTS, Part, part_columns, part_schema, slice_facts
 from .storage import ArchiveLocation, archive_location
 
@@ -90,9 +91,11 @@ def month_restore(table: Table, month: date, *, location: ArchiveLocation | None
     return record
 
 
-def files_check(record: ArchivedMonth, location: ArchiveLocation) -> list[str]:
+def files_check(record: ArchivedMonth, location: ArchiveLocation, *, signed: bool = True) -> list[str]:
     """What is wrong with the month's files for a restore (nothing: they may be read back): the
-    manifest as recorded, every file as the manifest says, with the round tables' columns."""
+    manifest as recorded (and signed, archive.signing), every file as the manifest says, with the
+    round tables' columns. Without `signed`, the signature is not checked (archive_check --sign
+    checks an unsigned manifest's files before it signs it)."""
     directory = location.month_dir(record.table.code, record.month)
     try:
         manifest = json.loads(location.read_bytes(f"{directory}/{MANIFEST}"))
@@ -100,6 +103,8 @@ def files_check(record: ArchivedMonth, location: ArchiveLocation) -> list[str]:
         return [f"{MANIFEST} cannot be read at {location.url}: {error}"]
     if manifest != record.manifest:
         return [f"{MANIFEST} differs from the manifest recorded when the month was exported"]
+    if signed and (unsigned := signature_problem(manifest)) is not None:
+        return [f"{MANIFEST}: {unsigned}"]
     problems = []
     for part in PARTS:
         entry = manifest["files"].get(part.name)

@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "config.sign_in.SignInRefusals",  # a sign-in held up before its password was checked: its page
+    "rounds.archive_damage.ArchiveUnreadableAnswer",  # a damaged or missing archived month: 409/503
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: it turns a lockout into its page
 ]
 
@@ -111,6 +112,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {
         "refusal_one_line": {"()": "config.log_filters.RefusalOneLine"},
+        "archive_answered_once": {"()": "rounds.archive_damage.AnsweredOnce"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
     },
     "handlers": {
@@ -118,7 +120,7 @@ LOGGING = {
     },
     "root": {"handlers": ["stderr"], "level": "WARNING"},
     "loggers": {
-        "django.request": {"filters": ["refusal_one_line"]},
+        "django.request": {"filters": ["refusal_one_line", "archive_answered_once"]},
         "django.security.csrf": {"filters": ["refusal_one_line"]},
     },
 }
@@ -251,6 +253,9 @@ PITBOSS_ARCHIVE_URL = env_str("PITBOSS_ARCHIVE_URL", str(VAR_DIR / "archive"))
 PITBOSS_ARCHIVE_S3_ENDPOINT = env_str("PITBOSS_ARCHIVE_S3_ENDPOINT")
 PITBOSS_HOT_MONTHS = env_int("PITBOSS_HOT_MONTHS", 13, minimum=1)
 PITBOSS_ARCHIVE_RETENTION_YEARS = env_int("PITBOSS_ARCHIVE_RETENTION_YEARS", 10, minimum=1)
+# The key of the manifests' HMAC-SHA256 signatures (archive/signing.py); the production settings
+# refuse to start without it once PITBOSS_ARCHIVE_URL is set. Unset: manifests are neither signed nor checked.
+PITBOSS_ARCHIVE_MANIFEST_KEY = env_str("PITBOSS_ARCHIVE_MANIFEST_KEY")
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

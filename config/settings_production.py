@@ -34,6 +34,16 @@ if not ALLOWED_HOSTS:
         "comma-separated (e.g. pitboss.example.com)."
     )
 
+# An archive's manifests are signed (archive/signing.py): without the key, a file changed in the
+# archive could come with a manifest changed to match it.
+if env_str("PITBOSS_ARCHIVE_URL") and not env_str("PITBOSS_ARCHIVE_MANIFEST_KEY"):
+    raise ImproperlyConfigured(
+        "PITBOSS_ARCHIVE_MANIFEST_KEY must be set in production when PITBOSS_ARCHIVE_URL is: the key "
+        "the archive's manifests are signed with (HMAC-SHA256), a long random string kept apart from the "
+        "archive, the same on every server. Then sign the manifests already written: "
+        "python manage.py archive_check --sign"
+    )
+
 # One cache for every process and server, so throttles count the same requests everywhere. Its own
 # Redis database, not the broker's: clearing the cache empties the database.
 cache_url = env_str("CACHE_URL")  # not a setting of its own: it may hold a password

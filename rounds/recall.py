@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
+from itertools import chain
 from typing import Protocol
 
 from .deal import DealtSpot
@@ -113,7 +114,8 @@ class RoundArchive(Protocol):
 
     def player_bets(self, player, first: date, last: date) -> Iterator[Bet]:
         """Every one of those bets, newest first, with the play record's annotations: read a month
-        at a time (a year of a player's bets is never held whole)."""
+        at a time (a year of a player's bets is never held whole). What stops them being read
+        (rounds.archive_damage.ArchiveUnreadable) is raised when this is called, not as they are."""
 
     def month_place(self, table, month: date) -> ArchivePlace | None:
         """Where `table`'s rounds of `month` are archived, or being archived, so that no round of the
@@ -241,9 +243,9 @@ def player_archive(player, first: date, last: date, *, limit: int) -> PlayerArch
 
 def player_archived_bets(player, first: date, last: date) -> Iterator[Bet]:
     """Every archived bet of the player's of the period, newest first (the play record's CSV of its
-    archived bets)."""
-    for archive in round_archives:
-        yield from archive.player_bets(player, first, last)
+    archived bets). Each archive is asked now, so that one that cannot be read refuses before the
+    first bet is sent."""
+    return chain.from_iterable([archive.player_bets(player, first, last) for archive in round_archives])
 
 
 def totals_merged(*sources: list[dict], keys: tuple[str, ...]) -> list[dict]:

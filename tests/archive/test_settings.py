@@ -38,3 +38,18 @@ def test_the_hot_window_is_the_current_month_and_the_months_before_it(settings):
     assert hot_window_start(date(2026, 1, 31)) == date(2024, 12, 1)
     settings.PITBOSS_HOT_MONTHS = 1
     assert hot_window_start(date(2026, 1, 1)) == date(2025, 12, 1)
+
+
+def test_production_refuses_to_start_with_an_archive_and_no_manifest_key():
+    from tests.test_entry_points import DEPLOYMENT, python
+
+    archive = {"PITBOSS_ARCHIVE_URL": "s3://pitboss-archive/history"}
+    result = python("-c", "import config.wsgi", **DEPLOYMENT, **archive)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: PITBOSS_ARCHIVE_MANIFEST_KEY must be set in production" in result.stderr
+    assert "archive_check --sign" in result.stderr
+    result = python(
+        "-c", "import config.wsgi", **DEPLOYMENT, **archive, PITBOSS_ARCHIVE_MANIFEST_KEY="k" * 40
+    )
+    assert result.returncode == 0, result.stderr
+    assert python("-c", "import config.wsgi", **DEPLOYMENT).returncode == 0  # no archive named: no key asked
