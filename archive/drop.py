@@ -17,7 +17,14 @@ from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 
 from rounds.models import PlayerTotalsPending
-from rounds.partitions import PARTITIONED, default_partition_name, is_partitioned, month_after, partition_name
+from rounds.partitions import (
+    PARTITION_COMMAND,
+    PARTITIONED,
+    default_partition_name,
+    is_partitioned,
+    month_after,
+    partition_name,
+)
 
 from .errors import ArchiveError
 from .models import ArchivedMonth, ArchiveStatus
@@ -51,7 +58,7 @@ def month_drop_blockers(
         if rows:
             blockers.append(
                 f"{rows:,} row(s) of {month:%Y-%m} are in {default_partition_name(table)}: make the month's "
-                "partition (rounds.partitions.partitions_ensure) to move them into it, then run again"
+                f"partitions ({PARTITION_COMMAND.format(month=month)}) to move them into them, then run again"
             )
     pending = PlayerTotalsPending.objects.filter(day__gte=month, day__lt=month_after(month)).count()
     if pending:

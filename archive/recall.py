@@ -23,7 +23,7 @@ from limits.models import Player
 from rounds.choices import ProposalStatus
 from rounds.models import Adjustment, Bet, Finding, Refund, Round, RoundCorrection, VoidLine
 from rounds.outcome import outcome_of
-from rounds.partitions import month_of
+from rounds.partitions import PARTITION_COMMAND, month_of, month_unpartitioned
 from rounds.querysets import PAID_OTHER_THAN_COMPUTED
 from rounds.recall import ArchivePlace, PlayerArchive, RecalledRound
 from rounds.registry import RoundKey
@@ -367,10 +367,10 @@ class Archive:
             # The table had no rounds that month. Where every table's month is gone, so are the month's
             # partitions (the round would land in a default partition): restoring one makes them again.
             if not records or any(r.status not in gone for r in records):
-                return None
+                return _unpartitioned(table, month)
             record = min(records, key=lambda r: r.status != ArchiveStatus.DROPPED)  # a restorable one first
         elif record.status not in refused:
-            return None
+            return _unpartitioned(table, month)
         if record.status == ArchiveStatus.DROPPED:
             return archive_place(record)
         if record.status == ArchiveStatus.DELETED:
@@ -385,6 +385,21 @@ class Archive:
             exported_at=record.exported_at,
             restore_command=restore,
         )
+
+
+def _unpartitioned(table, month: date) -> ArchivePlace | None:
+    """A month past the hot window that the archive does not hold nor take, refused all the same when
+    it has no partitions: a round of it would land in the default partition, and keep the month from
+    being archived (archive.drop) until the month's partitions are made, by hand."""
+    if not month_unpartitioned(month):
+        return None
+    return ArchivePlace(
+        table_code=table.code,
+        month=month,
+        exported_at=None,
+        restore_command=PARTITION_COMMAND.format(month=month),
+        unpartitioned=True,
+    )
 
 
 ARCHIVE = Archive()

@@ -33,6 +33,8 @@ PARTITIONED = {
 # What points at a partitioned table's rows from outside it points at the registry instead.
 REGISTRY_OF = {"rounds_round": "rounds_roundkey", "rounds_bet": "rounds_betkey"}
 MONTHS_AHEAD = 3  # the beat task keeps this many months' partitions ready beyond the current one
+# What makes a past month's partitions by hand (the beat task makes the coming months').
+PARTITION_COMMAND = "python manage.py history_partition --month {month:%Y-%m}"
 
 
 def month_of(day: date) -> date:
@@ -77,6 +79,20 @@ def month_partitions(table: str) -> list[date]:
         )
         names = [row[0] for row in cursor.fetchall()]
     return sorted(date(int(m[1]), int(m[2]), 1) for name in names if (m := pattern.match(name)))
+
+
+def month_unpartitioned(month: date) -> bool:
+    """Whether round history is partitioned (PostgreSQL) and `month` has no partition of its rounds: a
+    round of it would land in the default partition. One query."""
+    if connection.vendor != "postgresql":
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_partitioned_table WHERE partrelid = to_regclass(%s)) "
+            "AND to_regclass(%s) IS NULL",
+            ["rounds_round", partition_name("rounds_round", month)],
+        )
+        return cursor.fetchone()[0]
 
 
 def partitions_ensure(months: list[date]) -> list[str]:

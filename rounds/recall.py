@@ -32,6 +32,9 @@ class ArchivePlace:
     month: date
     exported_at: datetime | None
     restore_command: str  # what puts the month back into the database
+    # The month was never archived but has no partitions (it is past the hot window): a round would
+    # land in the default partition and keep the month from being archived. `restore_command` makes them.
+    unpartitioned: bool = False
 
     def refusal(self, round_id: str) -> str:
         """Why a correction of round `round_id` (of this month) is refused, and what to do."""
@@ -121,8 +124,9 @@ class RoundArchive(Protocol):
         """Where `table`'s rounds of `month` are archived, or being archived, so that no round of the
         month may be stored now; None when one may. Its `restore_command` says what lets a round in
         (the month's restore, after archive_months if the month is still being archived), empty when
-        nothing does (its archive was deleted under retention). A month of the hot window costs no
-        query: ingest asks this of every round it takes."""
+        nothing does (its archive was deleted under retention). A month past the hot window that was
+        never archived and has no partitions is refused too (`unpartitioned`: its restore_command makes
+        them). A month of the hot window costs no query: ingest asks this of every round it takes."""
 
 
 round_archives: list[RoundArchive] = []

@@ -117,7 +117,14 @@ def _archived_month_conflict(record: RoundRecord, day: date, place: ArchivePlace
     in a default partition) or is taking (the month would no longer equal its export): refused, named
     by `opened_at` (its gaming day's source), until the month is restored."""
     where = f"Round {record.round_id} opened on gaming day {day:%Y-%m-%d}, in {place.month:%Y-%m}"
-    if not place.restore_command:
+    if place.unpartitioned:
+        message = (
+            f"{where}, a month past the hot window that was never archived and has no partitions: the "
+            "round would land in the default partition and keep the month from being archived, so nothing "
+            f"was stored. Make the month's partitions first ({place.restore_command}), then send the "
+            "round again."
+        )
+    elif not place.restore_command:
         message = (
             f"{where}, a month whose archive was deleted under retention: nothing was stored, and the "
             "month cannot be restored."

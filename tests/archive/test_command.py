@@ -26,15 +26,21 @@ def archive_months(*args) -> str:
 
 def test_dry_run_lists_the_months_and_changes_nothing(history, tmp_path, settings):
     settings.PITBOSS_ARCHIVE_URL = str(tmp_path / "archive")
-    # February 2026 has no partition: its round waits in the default partitions.
+    # February 2026 has no partition: its round waits in the default partitions (taken while the month
+    # was in the hot window: past it, ingest refuses a round of an unpartitioned month).
+    settings.PITBOSS_HOT_MONTHS = 120
     ingest_document_at(
         renamed(round_document("deluxe-split-double-play-behind"), "-FEB"), date(2026, 2, 9), 1
     )
+    settings.PITBOSS_HOT_MONTHS = 6
 
     out = archive_months("--dry-run")
 
     assert "Hot window from 2026-06; 3 older month(s) in PostgreSQL" in out
-    assert "2026-02: 1 row(s) of 2026-02 are in rounds_round_default: make the month's partition" in out
+    assert (
+        "2026-02: 1 row(s) of 2026-02 are in rounds_round_default: make the month's partitions "
+        "(python manage.py history_partition --month 2026-02)" in out
+    )
     assert "DLX1 2026-03: not exported; would be exported and verified; 2 round(s)" in out
     assert "CLS1 2026-03: not exported; would be exported and verified; 2 round(s)" in out
     assert "DLX1 2026-04: not exported; would be exported and verified; 1 round(s)" in out

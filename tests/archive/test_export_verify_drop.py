@@ -148,11 +148,15 @@ def test_a_month_that_changed_after_its_verification_is_not_dropped_and_is_expor
     assert month_verify(history.dlx1, MARCH).manifest["totals"]["rounds"] == 3
 
 
-def test_rows_of_the_month_in_the_default_partition_keep_it(history, tmp_path):
+def test_rows_of_the_month_in_the_default_partition_keep_it(history, tmp_path, settings):
     february = date(2026, 2, 1)  # no partition of its own: its rounds are in the default partitions
+    # Taken while the month was in the hot window: past it, ingest refuses a round of a month without
+    # partitions (tests/archive/test_ingest_unpartitioned.py).
+    settings.PITBOSS_HOT_MONTHS = 120
     late = ingest_document_at(
         renamed(round_document("deluxe-split-double-play-behind"), "-FEB"), date(2026, 2, 9), 1
     )
+    settings.PITBOSS_HOT_MONTHS = 6
     player_totals_catch_up()
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM rounds_round_default WHERE id = %s", [late.pk])

@@ -221,14 +221,18 @@ def test_a_round_in_the_hot_window_costs_no_query_more(march_dropped, monkeypatc
     assert not [sql for sql in with_archive if "archive_" in sql]
 
 
-def test_a_round_before_the_hot_window_costs_one_query_to_ask_the_archive(march_dropped, monkeypatch):
-    # April 2026 is before the hot window (six months here) and not archived: its rounds are taken.
+def test_a_round_before_the_hot_window_costs_two_queries_the_archive_and_its_partition(
+    march_dropped, monkeypatch
+):
+    # April 2026 is before the hot window (six months here) and not archived: its rounds are taken,
+    # once the archive was asked and the month's partition found.
     ingest_at(cutoff(date(2026, 4, 10)) + timedelta(hours=1), "-WARM")
 
     with_archive = queries_of_ingest("-OLD1", cutoff(date(2026, 4, 11)) + timedelta(hours=1))
     monkeypatch.setattr(rounds.recall, "round_archives", [])
     without_archive = queries_of_ingest("-OLD2", cutoff(date(2026, 4, 12)) + timedelta(hours=1))
 
-    assert len(with_archive) == len(without_archive) + 1
+    assert len(with_archive) == len(without_archive) + 2
     assert len([sql for sql in with_archive if "archive_archivedmonth" in sql]) == 1
+    assert len([sql for sql in with_archive if "rounds_round_2026_04" in sql]) == 1
     assert RoundKey.objects.filter(round_id__endswith="-OLD1").exists()
