@@ -76,6 +76,8 @@ def test_archive_check_signs_the_manifests_written_before_the_key_once_their_fil
     settings.PITBOSS_ARCHIVE_MANIFEST_KEY = KEY
     response = compliance.get(f"/rounds/{month.round_id}/")
     assert response.status_code == 409 and "archive_check --sign" in response.content.decode()
+    with pytest.raises(CommandError, match="manifest.json: the manifest is not signed"):
+        call_command("archive_restore", "DLX1", "2026-03", stdout=io.StringIO())
 
     returned_changed(month)  # DLX1's March damaged: it is not signed; CLS1's is
     with pytest.raises(CommandError, match="1 month"):
