@@ -17,6 +17,7 @@ from django.test import Client
 
 from archive.models import ArchivedMonth
 from archive.storage import archive_location
+from limits.models import Player
 from rounds.models import Bet
 from tests.archive.recall_support import PERIOD
 from tests.archive.support import MARCH, History
@@ -38,10 +39,17 @@ class Month:
     player: str  # the bet's player's external id
 
 
-def dlx1_march(history: History, bet: Bet) -> Month:
+def dlx1_march(history: History, bet: Bet | None = None) -> Month:
+    """DLX1's archived March, and `bet` (of history.march[1]; None: that round's first bet in the file,
+    once its month is dropped)."""
     record = ArchivedMonth.objects.get(table=history.dlx1, month=MARCH)
     location = archive_location(record.archive_url)
     path = f"{location.month_dir('DLX1', MARCH)}/{record.manifest['files']['bets']['path']}"
+    if bet is None:
+        with location.filesystem.open_input_file(path) as source:
+            rows = pq.read_table(source, columns=["id", "round_id", "player_id"]).to_pylist()
+        row = min((r for r in rows if r["round_id"] == history.march[1].pk), key=lambda r: r["id"])
+        bet = Bet(pk=row["id"], player=Player.objects.get(pk=row["player_id"]))
     return Month(
         location=location,
         bets_path=path,
