@@ -66,6 +66,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.no_store.no_store",  # Cache-Control: no-store for a signed-in user and the API
     "config.middleware.refuse_nul_in_path",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -155,8 +156,9 @@ SECURE_CSP = {
     "img-src": [CSP.SELF, "data:"],
     "object-src": [CSP.NONE],
     "base-uri": [CSP.SELF],
-    "frame-ancestors": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],  # no page is framed, as X_FRAME_OPTIONS says to older browsers
 }
+X_FRAME_OPTIONS = "DENY"
 
 # Database: SQLite under var/ for development, PostgreSQL when DATABASE_URL is set.
 DATABASES = {
