@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
 from .models import ApiToken, key_digest
+from .token_lifetime import token_refusal
 
 # A token's last use is written when the one recorded is older than this: one UPDATE a minute per
 # token at most, not one a request on the ingest path.
@@ -25,8 +26,9 @@ class ApiTokenAuthentication(authentication.TokenAuthentication):
             token = ApiToken.objects.select_related("user").get(digest=key_digest(key))
         except ApiToken.DoesNotExist:
             raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
-        if not token.is_live(now):
-            raise exceptions.AuthenticationFailed(_("Token revoked or expired."))
+        refusal = token_refusal(token, now)  # revoked, or past its end (accounts/token_lifetime.py)
+        if refusal is not None:
+            raise exceptions.AuthenticationFailed(refusal)
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         if token.last_used_at is None or token.last_used_at <= now - LAST_USED_EVERY:

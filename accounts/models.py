@@ -34,7 +34,10 @@ class ApiToken(models.Model):
     digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key, in hexadecimal.")
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField(
-        null=True, blank=True, help_text="Refused from then on; empty: until revoked (a rotation sets it)."
+        null=True,
+        blank=True,
+        help_text="Refused from then on, or sooner at the end of the user's token lifetime "
+        "(accounts/token_lifetime.py); a rotation sets it.",
     )
     last_used_at = models.DateTimeField(
         null=True, blank=True, help_text="The last request it authenticated, to the minute."
@@ -47,10 +50,6 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"
-
-    def is_live(self, now) -> bool:
-        """Whether it still authenticates: not revoked, not past its expiry."""
-        return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
 
 
 class Preferences(models.Model):

@@ -2,7 +2,8 @@
 
 Supervisor: tables, table limits, incidents; reads rounds and players. Compliance: reads
 everything, reviews rounds, reports; changes nothing of tables or limits. Customer service:
-players, personal limits, play records; nothing of tables. Game server: an account for machines
+players, personal limits, play records (a round only through a player's: rounds.access); nothing of
+tables. Game server: an account for machines
 that check limits and send rounds.
 """
 
@@ -79,8 +80,8 @@ ROLE_PERMISSIONS = {
         "limits.view_personallimit",
         "limits.add_personallimit",
         "limits.check_limits",
+        # Rounds only through players: their play records (rounds.access), no round page.
         "rounds.view_bet",
-        "rounds.view_round",
         "rounds.view_adjustment",
         "rounds.view_refund",
         "rounds.view_voidline",

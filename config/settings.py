@@ -66,6 +66,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.no_store.no_store",  # Cache-Control: no-store for a signed-in user and the API
     "config.middleware.refuse_nul_in_path",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -157,8 +158,9 @@ SECURE_CSP = {
     "img-src": [CSP.SELF, "data:"],
     "object-src": [CSP.NONE],
     "base-uri": [CSP.SELF],
-    "frame-ancestors": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],  # no page is framed, as X_FRAME_OPTIONS says to older browsers
 }
+X_FRAME_OPTIONS = "DENY"
 
 # Database: SQLite under var/ for development, PostgreSQL when DATABASE_URL is set.
 DATABASES = {
@@ -243,6 +245,10 @@ PITBOSS_SHEET_REQUESTS_PER_MINUTE = env_int("PITBOSS_SHEET_REQUESTS_PER_MINUTE",
 # POST /api/rounds/ alone takes JSON bodies of up to this many bytes (a JSON 413 above it); every other
 # request keeps DATA_UPLOAD_MAX_MEMORY_SIZE. A Boundless round of 10,000 players is about 4.2 MB.
 PITBOSS_ROUND_BODY_LIMIT = 32 * 2**20
+# How long an API token works from when it was made (accounts/token_lifetime.py): a member of staff's
+# this many days; a game server's until revoked, unless this many days are set (0: until revoked).
+PITBOSS_STAFF_TOKEN_DAYS = env_int("PITBOSS_STAFF_TOKEN_DAYS", 90, minimum=1)
+PITBOSS_GAME_SERVER_TOKEN_DAYS = env_int("PITBOSS_GAME_SERVER_TOKEN_DAYS", 0)
 # Where the daily reports' PDFs are kept: <dir>/<day>/<report>-<day>.pdf.
 PITBOSS_REPORTS_DIR = Path(os.environ.get("PITBOSS_REPORTS_DIR") or VAR_DIR / "reports")
 # archive (issue 21): months of round history older than the hot window (the current month and the

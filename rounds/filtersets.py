@@ -78,6 +78,8 @@ class BetFilterSet(django_filters.FilterSet):
 
     player = django_filters.CharFilter(field_name="player__external_id", label="Player id")
     table = django_filters.CharFilter(field_name="round__table__code", label="Table code")
+    # One round's bets: how customer service reaches a round (rounds.access.play_record_at).
+    round = django_filters.CharFilter(field_name="round__round_id", label="Round id")
     kind = django_filters.CharFilter()
     day = django_filters.DateFilter(field_name="gaming_day", label="Gaming day")
     placed_after = UtcDateTimeFilter(
@@ -94,7 +96,7 @@ class BetFilterSet(django_filters.FilterSet):
 
     class Meta:
         model = Bet
-        fields = ["player", "table", "kind", "day", "differs", "outcome", "breached"]
+        fields = ["player", "table", "round", "kind", "day", "differs", "outcome", "breached"]
 
     def by_difference(self, queryset, name, value):
         differs = ~Q(computed_returned=F("returned")) | ~Q(computed_wagered=F("wagered"))

@@ -2,7 +2,9 @@
 
 The query is matched exactly (codes and ids are what people copy from a report, a complaint or a
 game server's log), each kind only for a user who may view it. One match goes straight to its page;
-several are listed; none says so.
+several are listed; none says so. A round or bet found by a user who may open play records but not
+round pages (customer service: rounds.access) opens the play record of each of its players at that
+round.
 """
 
 from dataclasses import dataclass
@@ -16,7 +18,9 @@ from django.views.decorators.http import require_safe
 from limits.models import Player
 from tables.models import Table
 
+from .access import may_open_play_records, may_open_rounds, play_record_at
 from .models import Bet, BetKey, Incident, RoundKey, Shoe
+from .recall import archived_round
 from .views import SHARED_SPOTS_PER_PAGE, SPOTS_PER_PAGE
 
 MAX_QUERY = 128
@@ -49,7 +53,7 @@ def matches_of(query: str, user) -> list[Match]:
                     "Table", f"{table.code} {table.name}", reverse("tables:table_detail", args=[table.code])
                 )
             )
-    if user.has_perm("rounds.view_round"):
+    if may_open_rounds(user):
         # The registry keeps every round's and bet's id, those of archived months too (their round
         # page opens from the archive).
         for round_id in RoundKey.objects.filter(round_id=query).values_list("round_id", flat=True):
@@ -67,6 +71,8 @@ def matches_of(query: str, user) -> list[Match]:
                 found.append(Match("Bet", f"{bet_id} of round {round_id} (archived)", url))
         for shoe in Shoe.objects.filter(code=query):
             found.append(Match("Shoe", shoe.code, f"{reverse('rounds:round_list')}?shoe={shoe.code}"))
+    elif may_open_play_records(user):
+        found += play_records_at(query)
     if user.has_perm("limits.view_player"):
         for player in Player.objects.filter(external_id=query):
             found.append(
@@ -85,6 +91,45 @@ def matches_of(query: str, user) -> list[Match]:
                 )
             )
     return found
+
+
+def play_records_at(query: str) -> list[Match]:
+    """The round or bet called `query` as its players' play records at that round: one match per
+    player of the round, the bet's player alone for a bet. A round of an archived month is read back
+    from the archive for its players (players are never archived)."""
+    found = []
+    for key in RoundKey.objects.filter(round_id=query):
+        for player_id in round_players(key):
+            url = play_record_at(player_id, key.round_id, key.gaming_day)
+            found.append(Match("Round", f"{key.round_id}: play record of {player_id}", url))
+    bet_keys = BetKey.objects.filter(bet_id=query).select_related("round")
+    for bet_key in bet_keys:
+        round_key = bet_key.round
+        player_id = (
+            Bet.objects.filter(pk=bet_key.pk, gaming_day=round_key.gaming_day)
+            .values_list("player__external_id", flat=True)
+            .first()
+        )
+        if player_id is None:  # its month is archived
+            recalled = archived_round(round_key.round_id)
+            bets = recalled.bets_all().bets if recalled is not None else []
+            player_id = next((bet.player.external_id for bet in bets if bet.bet_id == bet_key.bet_id), None)
+        if player_id is not None:
+            url = play_record_at(player_id, round_key.round_id, round_key.gaming_day)
+            label = f"{bet_key.bet_id} of round {round_key.round_id}: play record of {player_id}"
+            found.append(Match("Bet", label, url))
+    return found
+
+
+def round_players(key: RoundKey) -> list[str]:
+    """The ids of the players who bet in the round, in order."""
+    bets = Bet.objects.filter(round_id=key.pk, gaming_day=key.gaming_day)
+    players = sorted(set(bets.values_list("player__external_id", flat=True)))
+    if not players:  # its month is archived
+        recalled = archived_round(key.round_id)
+        if recalled is not None:
+            players = sorted({bet.player.external_id for bet in recalled.bets_all().bets})
+    return players
 
 
 @require_safe

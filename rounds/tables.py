@@ -39,16 +39,21 @@ class OutcomeColumn(CellColumn):
 
 class RoundLinks:
     """A table whose rows link to round pages (`linkify=round_url`): one reverse() for the table,
-    not one a row (config/links.py)."""
+    not one a row (config/links.py). `round_pages`: whether the viewer may open them
+    (rounds.access.may_open_rounds); without, the round ids are shown unlinked."""
+
+    def __init__(self, *args, round_pages: bool = True, **kwargs):
+        self.round_pages = round_pages
+        super().__init__(*args, **kwargs)
 
     @cached_property
     def round_urls(self) -> ArgumentUrls:
         return ArgumentUrls("rounds:round_detail")
 
 
-def round_url(table, value) -> str:
-    """`linkify` of a round id in a RoundLinks table: its round page."""
-    return table.round_urls(value)
+def round_url(table, value) -> str | None:
+    """`linkify` of a round id in a RoundLinks table: its round page (none: no link)."""
+    return table.round_urls(value) if table.round_pages else None
 
 
 class RoundTable(RoundLinks, tables.Table):

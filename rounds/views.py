@@ -25,6 +25,7 @@ from limits.choices import BetKind
 from limits.models import Player
 from tables.templatetags.pitboss import zoned_label
 
+from .access import PLAY_RECORDS, ROUND_PAGES, may_open_rounds
 from .filtersets import BetFilterSet, RoundFilterSet
 from .forms import PlayRecordPeriodForm, RoundReviewForm
 from .models import SORTED_BY_VALUE, Finding, Round
@@ -113,7 +114,7 @@ class RoundListView(FilteredListView):
     """Newest played first, or in the order of a sortable column, one keyset page at a time:
     never a COUNT, never an OFFSET."""
 
-    permission_required = "rounds.view_round"
+    permission_required = ROUND_PAGES
     # What the columns show (and the CSV export): never a round's document, up to 2 MB of JSON.
     # A column needing another field costs a query per row: the query count is pinned in a test.
     # The outcome is worked out in the same query (a join on the round's correction). The table's
@@ -233,7 +234,7 @@ class RoundMixin(LoginRequiredMixin, PermissionRequiredMixin):
 
 
 class RoundDetailView(RoundMixin, TemplateView):
-    permission_required = "rounds.view_round"
+    permission_required = ROUND_PAGES
     template_name = "rounds/round_detail.html"
     recall_rows = True
 
@@ -317,7 +318,7 @@ class RoundDocumentView(RoundMixin, View):
     """The round document as received, indented; the round page fetches it when it is opened (an
     archived round's from the archive)."""
 
-    permission_required = "rounds.view_round"
+    permission_required = ROUND_PAGES
     recall_rows = False
 
     def get(self, request, *args, **kwargs):
@@ -328,7 +329,7 @@ class RoundDocumentView(RoundMixin, View):
 class RoundReviewView(RoundDetailView):
     """POST only: sign the round off; on a refusal the round page shows why beside the form."""
 
-    permission_required = ("rounds.view_round", "rounds.review_round")
+    permission_required = (ROUND_PAGES, "rounds.review_round")
     http_method_names = ["post"]
     recall_rows = None  # an archived round is not signed off: its row is not in the database
 
@@ -374,7 +375,7 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
     CSV of every bet the filter lists in the database (`?_export=csv`), or of every bet of the
     period in archived months (`?_export=csv&bets=archived`, the filter does not apply there)."""
 
-    permission_required = "rounds.view_bet"
+    permission_required = PLAY_RECORDS
     template_name = "rounds/play_record.html"
     per_page = PAGE_SIZE
     archived_shown = 500  # the newest archived bets of the period listed (all are in its totals)
@@ -440,14 +441,22 @@ class PlayRecordView(LoginRequiredMixin, PermissionRequiredMixin, TemplateView):
             player=player,
             filter_fields=[field for field in filterset.form if field.name != "player"],
             filterset=filterset,
-            table=PlayRecordTable(page.rows, empty_text=None if filterset.is_valid() else REFUSED_FILTER),
+            table=PlayRecordTable(
+                page.rows,
+                empty_text=None if filterset.is_valid() else REFUSED_FILTER,
+                round_pages=may_open_rounds(self.request.user),
+            ),
             period_form=period_form,
             first=first,
             last=last,
             totals=totals,
             period_totals=period_totals,
             archive=archive,
-            archive_table=PlayRecordTable(archive.bets) if archive is not None else None,
+            archive_table=(
+                PlayRecordTable(archive.bets, round_pages=may_open_rounds(self.request.user))
+                if archive is not None
+                else None
+            ),
             gaming_day_zone=rule.time_zone,
             cutoff=f"{rule.cutoff:%H:%M}",
             export_query=_query_without(params, *CURSORS, **{EXPORT_PARAM: CSV}),

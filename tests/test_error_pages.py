@@ -72,9 +72,10 @@ def test_a_page_a_role_may_not_open_is_a_403_page_back_to_a_list_it_may_read(cli
     assert_portal_page(html)
     assert "You may not open this page" in html
     assert "Customer service" in html
-    # The incident list is above the page, but customer service may not read it: back to the rounds.
-    assert '<a class="button" href="/rounds/">Back to Rounds</a>' in html
-    assert 'href="/rounds/incidents/"' not in html
+    # The incident list and the round list are above the page, but customer service may read
+    # neither: no way back but home.
+    assert "Back to" not in html
+    assert 'href="/rounds/incidents/"' not in html and 'href="/rounds/"' not in html
 
 
 @pytest.mark.django_db

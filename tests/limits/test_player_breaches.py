@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from limits.models import Player
 from limits.services import personal_limit_set
+from rounds.access import play_record_at
 from rounds.ingest import round_ingest
 from rounds.models import Bet, Finding
 from tests.factories import user
@@ -72,7 +73,14 @@ def test_the_player_page_shows_the_count_of_breaches_and_the_last(client, world)
     breaches = Finding.objects.filter(code="limit_breached", bet__player=player)
     last = breaches.order_by("-round__opened_at", "-id")[0]
     assert last.round.round_id == "R-3"
-    assert reverse("rounds:round_detail", args=["R-3"]) in html
+    # Customer service opens no round page: the last breach's round opens the player's play record
+    # at that round (rounds.access); compliance, who may, gets the round page.
+    at_round = play_record_at(player.external_id, "R-3", last.round.gaming_day).replace("&", "&amp;")
+    assert f'href="{at_round}"' in html
+    assert reverse("rounds:round_detail", args=["R-3"]) not in html
+    client.force_login(user("compliance"))
+    compliance_html = client.get(reverse("limits:player_detail", args=[player.external_id])).content.decode()
+    assert f'href="{reverse("rounds:round_detail", args=["R-3"])}"' in compliance_html
     assert last.bet.bet_id in html and last.message in html
     assert reverse("rounds:play_record", args=[player.external_id]) + "?breached=yes" in html
 

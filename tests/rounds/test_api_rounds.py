@@ -1,5 +1,5 @@
 """POST /api/rounds/ (game servers) and GET /api/rounds/, /api/rounds/<round_id>/ (compliance,
-supervisors, customer service): answers, batches, bad input, permissions per role."""
+supervisors): answers, batches, bad input, permissions per role."""
 
 import copy
 import io
@@ -225,7 +225,7 @@ def test_an_unknown_round_is_404(stored):
 
 # --- permissions -----------------------------------------------------------------------------
 
-READERS = {"supervisor", "compliance", "customer_service"}
+READERS = {"supervisor", "compliance"}  # customer service: through players' play records alone
 
 
 @pytest.mark.parametrize("role", [None, "supervisor", "compliance", "customer_service", "game_server"])

@@ -82,9 +82,9 @@ def simulated_rounds(table="DLX1", game="deluxe", shoe="DLX1-S0900", seed=7, sta
 # --- who may see what ------------------------------------------------------------------------------
 
 PAGES = [
-    ("rounds:round_list", lambda r: (), "supervisor compliance customer_service"),
-    ("rounds:round_detail", lambda r: (r.round_id,), "supervisor compliance customer_service"),
-    ("rounds:round_document", lambda r: (r.round_id,), "supervisor compliance customer_service"),
+    ("rounds:round_list", lambda r: (), "supervisor compliance"),
+    ("rounds:round_detail", lambda r: (r.round_id,), "supervisor compliance"),
+    ("rounds:round_document", lambda r: (r.round_id,), "supervisor compliance"),
     ("rounds:play_record", lambda r: ("P1001",), "supervisor compliance customer_service"),
 ]
 

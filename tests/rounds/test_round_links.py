@@ -2,6 +2,8 @@
 who may read reports."""
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from tests.fixtures import round_document
@@ -17,6 +19,10 @@ def test_the_round_page_links_its_gaming_days_report_for_those_who_may_read_it(c
     client.force_login(demo_user("compliance"))
     html = client.get(round_.get_absolute_url()).content.decode()
     assert link in html and "gaming day <a " in html
-    client.force_login(demo_user("customer-service"))
+    # Every role that opens round pages reads reports too: a user granted round pages alone.
+    reader = get_user_model().objects.create_user("round-reader")
+    round_pages = Permission.objects.get(content_type__app_label="rounds", codename="view_round")
+    reader.user_permissions.add(round_pages)
+    client.force_login(reader)
     html = client.get(round_.get_absolute_url()).content.decode()
     assert link not in html and f"gaming day {day}" in html

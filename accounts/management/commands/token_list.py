@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from accounts.management.commands.token_rotate import user_named
 from accounts.models import ApiToken
+from accounts.token_lifetime import token_end, token_works
 
 FORMAT = "%Y-%m-%d %H:%M %Z"
 
@@ -26,12 +27,13 @@ class Command(BaseCommand):
             tokens = tokens.filter(user=user_named(username))
         now = timezone.now()
         for token in tokens:
+            ends = token_end(token).at  # its lifetime's end or its own (accounts/token_lifetime.py)
             if token.revoked_at is not None:
                 state = f"revoked {when(token.revoked_at)}"
-            elif not token.is_live(now):
-                state = f"expired {when(token.expires_at)}"
-            elif token.expires_at is not None:
-                state = f"works until {when(token.expires_at)}"
+            elif not token_works(token, now):
+                state = f"expired {when(ends)}"
+            elif ends is not None:
+                state = f"works until {when(ends)}"
             else:
                 state = "works"
             self.stdout.write(

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.services import token_rotate
+from accounts.token_lifetime import token_end, token_works
 
 UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 
@@ -45,9 +46,11 @@ class Command(BaseCommand):
         token, key = token_rotate(user=user, grace=period, name=name)
         self.stdout.write(f"{username} new API token: {key}")
         self.stdout.write(f"  ({token.prefix}…, shown only now: Pitboss keeps only its digest)")
-        others = user.api_tokens.exclude(pk=token.pk)
-        for old in [other for other in others if other.is_live(token.created_at)]:
+        others = list(user.api_tokens.exclude(pk=token.pk))
+        for other in others:
+            other.user = user  # its role read once
+        for old in [other for other in others if token_works(other, token.created_at)]:
             name = old.name or "unnamed"
             self.stdout.write(
-                f"  old token {old.prefix}… ({name}) works until {old.expires_at:%Y-%m-%d %H:%M:%S %Z}"
+                f"  old token {old.prefix}… ({name}) works until {token_end(old).at:%Y-%m-%d %H:%M:%S %Z}"
             )
