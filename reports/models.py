@@ -7,6 +7,8 @@ readable and downloadable. A day's *current* run is its latest succeeded run not
 (`reports.selectors`). Every figure shown in a page or a PDF is read from these rows.
 """
 
+from decimal import Context, Decimal
+
 from django.conf import settings
 from django.db import models
 
@@ -90,11 +92,24 @@ class ReportRun(models.Model):
         return (self.finished_at - self.started_at).total_seconds()
 
 
-def percent(**options) -> models.DecimalField:
+PERCENT_PLACES = Decimal("0.0001")
+PERCENT_READING = Context(prec=100)  # quantizes any RTP the columns can hold
+
+
+class PercentField(models.DecimalField):
     """An RTP or an end of its interval, in percent to 4 places (reports.stats.rtp), as large as the
     day makes it (an unconstrained NUMERIC, config.money): a Pair bet of 0.01 reported returning
-    10,000.00 is an observed RTP of 100,000,000 %, which the report must still hold and flag."""
-    return models.DecimalField(null=True, **options)
+    10,000.00 is an observed RTP of 100,000,000 %, which the report must still hold and flag.
+
+    Read back at its 4 places: SQLite, which keeps a decimal as a float, gives an unconstrained one
+    as 15 significant digits (99.5169000000000) that would otherwise reach the pages as such."""
+
+    def from_db_value(self, value, expression, connection):
+        return None if value is None else PERCENT_READING.quantize(Decimal(value), PERCENT_PLACES)
+
+
+def percent(**options) -> PercentField:
+    return PercentField(null=True, **options)
 
 
 class DailyFigures(models.Model):
