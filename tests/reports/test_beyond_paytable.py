@@ -81,6 +81,9 @@ def test_the_day_reports_and_flags_the_payout_beyond_the_paytable(run, client):
         1,
     )
     assert pair.observed_rtp == Decimal("100000000.0000")
+    # Read back at their 4 places, on SQLite too (which keeps a float: 99.5169000000000 once).
+    rtps = DailyFigures.objects.filter(run=run).values_list("observed_rtp", "theoretical_rtp")
+    assert {value.as_tuple().exponent for row in rtps for value in row if value is not None} == {-4}
     summary = DailyTableSummary.objects.get(run=run, table__code="DLX1")
     assert summary.beyond_paytable == 1
     assert summary.beyond_paytable_bets == [
