@@ -122,6 +122,10 @@ def test_rounds_at_the_bounds_are_stored_shown_totalled_and_reported_to_the_cent
         assert page.status_code == 200
         assert money_text(Decimal(document["bets"][0]["stake"])) in page.content.decode()
 
+    for sort in ("-wagered", "returned"):  # the round list, sorted by the sums
+        listed = compliance.get(reverse("rounds:round_list"), {"sort": sort, "day": day.isoformat()})
+        assert listed.status_code == 200
+
     expected = sums(documents)
     for (code, kind), sent in expected.items():
         total = TableDayTotal.objects.get(day=day, table__code=code, kind=kind)
