@@ -17,6 +17,7 @@ and drops it again, with whatever was recorded against it since.
 import json
 from datetime import date
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 from django.db import connection, transaction
 from django.utils import timezone
@@ -125,12 +126,36 @@ def files_check(record: ArchivedMonth, location: ArchiveLocation, *, signed: boo
             continue
         with location.filesystem.open_input_file(path) as source:
             found = pq.ParquetFile(source).schema_arrow.remove_metadata()
-        if not found.equals(part_schema(part, {})):
+        if not columns_fit(found, part_schema(part, {})):
             problems.append(
                 f"{entry['path']}: its columns are not the {part.model.__name__} table's now "
                 "(written under another schema)"
             )
     return problems
+
+
+def columns_fit(found: pa.Schema, wanted: pa.Schema) -> bool:
+    """The file's columns are the table's now, or those of a month exported before its amounts were
+    widened (issue 44): a decimal no wider than the column's now, at its scale, or a decimal where
+    the column now keeps any width (written as its exact text)."""
+    if found.equals(wanted):
+        return True
+    if found.names != wanted.names:
+        return False
+    for was, now in zip(found, wanted, strict=True):
+        if was.equals(now):
+            continue
+        narrower = (
+            pa.types.is_decimal(was.type)
+            and pa.types.is_decimal(now.type)
+            and was.type.scale == now.type.scale
+            and was.type.precision <= now.type.precision
+        )
+        if was.nullable != now.nullable or not (
+            narrower or (pa.types.is_decimal(was.type) and pa.types.is_string(now.type))
+        ):
+            return False
+    return True
 
 
 def _part_copy(part: Part, location: ArchiveLocation, path: str) -> int:

@@ -115,6 +115,8 @@ def arrow_type(field: models.Field) -> pa.DataType:
     kind = target.get_internal_type()
     if kind in INTEGERS:
         return INTEGERS[kind]
+    if kind == "DecimalField" and target.max_digits is None:
+        return pa.string()  # an unconstrained NUMERIC (a moment): its exact text, as wide as it is
     if kind == "DecimalField":
         return pa.decimal128(target.max_digits, target.decimal_places)
     if kind == "DateField":
@@ -143,10 +145,23 @@ def part_columns(part: Part) -> list[Column]:
             )
             continue
         value = field.attname
+        if isinstance(field, models.DecimalField) and field.max_digits is None:
+            columns.append(
+                Column(field.column, value, arrow_type(field), field.null, _decimal_text, _decimal_of_text)
+            )
+            continue
         if isinstance(field, models.JSONField):
             value = Cast(field.attname, output_field=models.TextField())
         columns.append(Column(field.column, value, arrow_type(field), field.null))
     return columns
+
+
+def _decimal_text(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _decimal_of_text(text: str | None) -> Decimal | None:
+    return None if text is None else Decimal(text)
 
 
 def part_schema(part: Part, metadata: dict[str, str]) -> pa.Schema:

@@ -7,18 +7,42 @@ tables/templatetags/pitboss.py, or an `{% include %}`). Exports (CSV) are data, 
 give the amount plain, with its two decimals ("-1.00": `money_value`).
 """
 
-from decimal import Decimal
+from collections.abc import Iterable
+from decimal import Context, Decimal, Inexact, InvalidOperation, Overflow
 
 from django.template.loader import get_template
 from django.utils.safestring import SafeString
 
 # Stored widths: an amount as sent or set (12 digits before the point, the round format's limit),
-# and a sum or product of amounts (a round's, a day's, a payout at high odds), wider than any amount.
+# and a sum of amounts or of payouts (a round's, a day's, a liability). A payout is at most an amount
+# times 1 + 10,000 (MAX_ODDS of rounds.engine.rules), under 10^17; a sum is counted beside it in a
+# PositiveIntegerField (at most 2^31 − 1 terms): under 2.2 × 10^26, so 26 digits before the point
+# hold any sum of accepted amounts, and 28 in all is also what Python's default decimal context
+# keeps, so that sums of them worked out in Python are exact too. What can outgrow any fixed width
+# (a moment ΣW_r², a ratio such as an RTP) is stored in an unconstrained NUMERIC: a DecimalField
+# without max_digits and decimal_places (PostgreSQL's `numeric`; SQLite's `decimal`).
 AMOUNT_DIGITS = 14
-TOTAL_DIGITS = 24
+TOTAL_DIGITS = 28
+# Sums and products of amounts worked out in Python: the default context keeps 28 significant digits,
+# fewer than a day's moments (ΣW_r² of rounds staked at the bound: 30 and more). This one keeps every
+# digit of any sum or product of amounts, and raises (decimal.Inexact) rather than round one.
+EXACT = Context(prec=200, traps=[Inexact, InvalidOperation, Overflow])
 MINUS = "\u2212"
 NOTHING = "—"
 MONEY_TEMPLATE = "components/money.html"
+
+
+def exact_sum(values: Iterable[Decimal | int], start: Decimal | int = 0) -> Decimal:
+    """The sum of amounts (or of their products), every digit kept."""
+    total = Decimal(start)
+    for value in values:
+        total = EXACT.add(total, value)
+    return total
+
+
+def exact_product(a: Decimal | int, b: Decimal | int) -> Decimal:
+    """a × b, every digit kept: a moment (W_r²) or a stake times its count or odds."""
+    return EXACT.multiply(a, b)
 
 
 def money_text(amount: Decimal | int | None) -> str:

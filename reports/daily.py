@@ -40,6 +40,7 @@ from decimal import Decimal
 from django.db import connection, transaction
 
 from config.gaming_day import GamingDay, gaming_day
+from config.money import exact_product, exact_sum
 from rounds.choices import ProposalStatus, RoundStatus
 from rounds.engine.rules import SIDE_OPTION_KINDS
 from rounds.models import Adjustment, Bet, Finding, Resettlement, Round, RoundCorrection, TableDayTotal
@@ -200,9 +201,9 @@ class _Sums:
         self.stakes -= stakes
         self.wagered -= wagered
         self.returned -= returned
-        self.wagered_squared -= wagered * wagered
-        self.returned_squared -= returned * returned
-        self.wagered_returned -= wagered * returned
+        self.wagered_squared = exact_sum([-exact_product(wagered, wagered)], self.wagered_squared)
+        self.returned_squared = exact_sum([-exact_product(returned, returned)], self.returned_squared)
+        self.wagered_returned = exact_sum([-exact_product(wagered, returned)], self.wagered_returned)
         self.late_bets -= late[0]
         self.late_stakes -= late[1]
         if round_pk == self.largest_round_pk:
@@ -212,8 +213,10 @@ class _Sums:
         """A re-settled round returned `returned + adjustment`, not `returned`."""
         corrected = returned + adjustment
         self.returned += adjustment
-        self.returned_squared += corrected * corrected - returned * returned
-        self.wagered_returned += wagered * adjustment
+        self.returned_squared = exact_sum(
+            [exact_product(corrected, corrected), -exact_product(returned, returned)], self.returned_squared
+        )
+        self.wagered_returned = exact_sum([exact_product(wagered, adjustment)], self.wagered_returned)
 
 
 def kind_groups(rounds: DayRounds) -> list[KindGroup]:
@@ -373,7 +376,7 @@ def theoretical_handle(kind: str, groups: list[KindGroup], known: dict[int, Vers
         version = known.get(group.configuration_id)
         if version is None or kind not in version.rtp:
             return None
-        weighted += group.moments.wagered * version.rtp[kind]
+        weighted = exact_sum([exact_product(group.moments.wagered, version.rtp[kind])], weighted)
     return weighted
 
 
@@ -510,7 +513,7 @@ def totals_compute(*, day: date, run: ReportRun, caught_up: bool = False) -> Non
                 sum((RoundMoments.from_json(row.moments) for row in rows), RoundMoments()),
                 bets=sum(row.bets for row in rows),
                 players=players[(game, currency, kind)] if len(rows) > 1 else rows[0].players,
-                weighted_theoretical=None if None in weighted else sum(map(Decimal, weighted), Decimal(0)),
+                weighted_theoretical=None if None in weighted else exact_sum(map(Decimal, weighted)),
             )
             totals.append(
                 DailyFigures(

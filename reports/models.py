@@ -7,6 +7,8 @@ readable and downloadable. A day's *current* run is its latest succeeded run not
 (`reports.selectors`). Every figure shown in a page or a PDF is read from these rows.
 """
 
+from decimal import Context, Decimal
+
 from django.conf import settings
 from django.db import models
 
@@ -90,6 +92,26 @@ class ReportRun(models.Model):
         return (self.finished_at - self.started_at).total_seconds()
 
 
+PERCENT_PLACES = Decimal("0.0001")
+PERCENT_READING = Context(prec=100)  # quantizes any RTP the columns can hold
+
+
+class PercentField(models.DecimalField):
+    """An RTP or an end of its interval, in percent to 4 places (reports.stats.rtp), as large as the
+    day makes it (an unconstrained NUMERIC, config.money): a Pair bet of 0.01 reported returning
+    10,000.00 is an observed RTP of 100,000,000 %, which the report must still hold and flag.
+
+    Read back at its 4 places: SQLite, which keeps a decimal as a float, gives an unconstrained one
+    as 15 significant digits (99.5169000000000) that would otherwise reach the pages as such."""
+
+    def from_db_value(self, value, expression, connection):
+        return None if value is None else PERCENT_READING.quantize(Decimal(value), PERCENT_PLACES)
+
+
+def percent(**options) -> PercentField:
+    return PercentField(null=True, **options)
+
+
 class DailyFigures(models.Model):
     """Observed against theoretical RTP of one bet kind on one gaming day: for a table, or the
     total of a game in one currency (`table` null, `table_code` "")."""
@@ -106,12 +128,12 @@ class DailyFigures(models.Model):
     wagered = money_total("wagered (handle)")
     returned = money_total(help_text="Returned as settled, with approved adjustments.")
     gross_gaming_revenue = money_total()
-    observed_rtp = models.DecimalField(max_digits=12, decimal_places=4, null=True)
-    theoretical_rtp = models.DecimalField(max_digits=12, decimal_places=4, null=True)
-    ci95_low = models.DecimalField(max_digits=12, decimal_places=4, null=True)
-    ci95_high = models.DecimalField(max_digits=12, decimal_places=4, null=True)
-    ci99_low = models.DecimalField(max_digits=12, decimal_places=4, null=True)
-    ci99_high = models.DecimalField(max_digits=12, decimal_places=4, null=True)
+    observed_rtp = percent()
+    theoretical_rtp = percent()
+    ci95_low = percent()
+    ci95_high = percent()
+    ci99_low = percent()
+    ci99_high = percent()
     outside_99 = models.BooleanField(
         default=False, help_text="The theoretical RTP lies outside the 99% interval of the observed."
     )
@@ -178,6 +200,15 @@ class DailyTableSummary(models.Model):
     flagged = models.BooleanField(
         default=False, help_text="RTP: a bet kind's theoretical RTP lies outside its 99% interval."
     )
+    beyond_paytable = models.PositiveIntegerField(
+        default=0,
+        help_text="Bets reported returning more than the best outcome of their kind pays on what they "
+        "wagered (reports.beyond_paytable): counted in the figures as reported, and flagged.",
+    )
+    beyond_paytable_bets = models.JSONField(
+        default=list,
+        help_text='The first of them: [{"bet", "round", "kind", "wagered", "returned", "most"}]',
+    )
     run = models.ForeignKey(ReportRun, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
@@ -188,6 +219,11 @@ class DailyTableSummary(models.Model):
 
     def __str__(self) -> str:
         return f"{self.day} {self.table.code}"
+
+    @property
+    def beyond_paytable_unnamed(self) -> int:
+        """Payouts beyond the paytable counted but not named (beyond_paytable_bets keeps the first)."""
+        return self.beyond_paytable - len(self.beyond_paytable_bets)
 
 
 class DailyExposure(models.Model):
@@ -202,8 +238,8 @@ class DailyExposure(models.Model):
     bets = models.PositiveIntegerField()
     stakes = money_total()
     returned = money_total()
-    observed_rtp = models.DecimalField(max_digits=12, decimal_places=4, null=True)
-    theoretical_rtp = models.DecimalField(max_digits=12, decimal_places=4, null=True)
+    observed_rtp = percent()
+    theoretical_rtp = percent()
     liability_total = money_total(help_text="Every stake paid at the top pattern's odds (winnings only).")
     peak_round_id = models.CharField(max_length=64, blank=True)
     peak_liability = money_total(default=0)

@@ -253,6 +253,11 @@ class TableSection:
     trend_charts: list[ChartImage] = field(default_factory=list)
 
     @property
+    def beyond_paytable(self) -> list[DailyTableSummary]:
+        """The table's summary when it flags payouts beyond the paytable (the include takes a list)."""
+        return [self.summary] if self.summary is not None and self.summary.beyond_paytable else []
+
+    @property
     def rtp_flags(self) -> list[str]:
         """The RTP flag: the bet kinds whose theoretical RTP lies outside the 99% interval."""
         return [row.label for row in self.figures if row.outside_99]
@@ -300,7 +305,10 @@ def _figures_row(figures: DailyFigures, label: str) -> FiguresRow:
 def _daily_rtp(run: ReportRun) -> dict:
     rows = list(DailyFigures.objects.filter(run=run))
     rows.sort(key=lambda row: (row.game, row.currency, row.table_code, kind_order(row.kind)))
-    summaries = {summary.table_id: summary for summary in DailyTableSummary.objects.filter(run=run)}
+    summaries = {
+        summary.table_id: summary
+        for summary in DailyTableSummary.objects.filter(run=run).select_related("table")
+    }
     table_ids = {row.table_id for row in rows if row.table_id is not None} | set(summaries)
     sections = {
         table.pk: TableSection(
@@ -333,6 +341,7 @@ def _daily_rtp(run: ReportRun) -> dict:
         "totals": totals,
         "trend_days": TREND_DAYS,
         "flag_count": sum(1 for section in tables if section.rtp_flags),
+        "beyond_paytable": [summary for section in tables for summary in section.beyond_paytable],
         "outside_99_count": sum(row.outside_99 for section in tables for row in section.figures),
         "methods": [(METHOD_WORDS[method], method.label) for method in IntervalMethod],
     }

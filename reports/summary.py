@@ -11,6 +11,8 @@ money of its refunds and voids, its findings counted apart by what they are abou
   not the engine's, a cancelled round not refunded exactly) in their own columns.
 - The RTP flag: a bet kind whose theoretical RTP lies outside its 99% interval (`kinds_outside_99`).
   Nothing else raises it: a limit finding is not an RTP matter.
+- Payouts beyond the paytable (`beyond_paytable`): bets reported returning more than their kind can
+  pay, flagged on their own (reports.beyond_paytable).
 """
 
 from django.db.models import Count, Q, Sum
@@ -21,6 +23,7 @@ from rounds.models import Finding, Refund, Resettlement, Round, VoidLine
 from rounds.outcome import RoundOutcome, outcome_q
 from tables.models import Table
 
+from .beyond_paytable import payouts_beyond_paytable
 from .models import DailyFigures, DailyTableSummary
 from .stats import money
 
@@ -62,6 +65,7 @@ def table_summary(
         Q(void__status=ProposalStatus.APPROVED), void__round__in=every_round
     ).aggregate(reversed=Sum("reversed_returned"), stakes=Sum("returned_stake"))
     outside = sum(1 for row in figures if row.outside_99)
+    beyond, beyond_bets = payouts_beyond_paytable(the_day.day, table)
     return DailyTableSummary(
         **fields,
         rounds=counts["rounds"],
@@ -80,4 +84,6 @@ def table_summary(
         configuration_versions=versions_in_force,
         kinds_outside_99=outside,
         flagged=outside > 0,
+        beyond_paytable=beyond,
+        beyond_paytable_bets=beyond_bets,
     )

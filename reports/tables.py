@@ -157,6 +157,7 @@ class DailyTableSummaryTable(tables.Table):
     finding_codes = tables.Column("By code", orderable=False, attrs={"td": {"class": "small"}})
     configuration_versions = tables.Column("Versions")
     flagged = tables.BooleanColumn(verbose_name="RTP flag", yesno="outside 99%,")
+    beyond_paytable = tables.Column("Payouts beyond the paytable", attrs=NUMBER)
 
     class Meta:
         model = DailyTableSummary
@@ -179,9 +180,12 @@ class DailyTableSummaryTable(tables.Table):
             "finding_codes",
             "configuration_versions",
             "flagged",
+            "beyond_paytable",
         ]
         empty_text = "No table summaries for this run."
-        row_attrs = {"class": lambda record: "has-finding" if record.flagged else ""}
+        row_attrs = {
+            "class": lambda record: "has-finding" if record.flagged or record.beyond_paytable else ""
+        }
 
     def render_game(self, value):
         return game_label(value)

@@ -123,6 +123,7 @@ class DailyReportView(OneRunMixin, FilteredListView):
         if self.report_run is not None:
             summaries = DailyTableSummary.objects.filter(run=self.report_run).select_related("table")
             context["summary_table"] = DailyTableSummaryTable(summaries, orderable=False)
+            context["beyond_paytable"] = [summary for summary in summaries if summary.beyond_paytable]
             context.update(self.trend_context())
         return context
 

@@ -233,8 +233,9 @@ class Finding(models.Model):
 
 
 def moment(verbose_name: str = "", **options) -> models.DecimalField:
-    """A sum of squared or multiplied amounts: exact, and wide enough for a busy table's day."""
-    return models.DecimalField(verbose_name, max_digits=32, decimal_places=4, **options)
+    """A sum of squared or multiplied amounts: exact, and as wide as it grows (an unconstrained
+    NUMERIC, config.money): 45 rounds of fifteen bets at the format's bound already pass 10^28."""
+    return models.DecimalField(verbose_name, **options)
 
 
 class TableDayTotal(models.Model):

@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from django.db import connection, transaction
 
+from config.money import exact_product
 from tables.models import TableConfiguration
 
 from .engine.rules import RuleSet
@@ -33,6 +34,18 @@ def top_odds(rules: RuleSet | None) -> dict[str, Decimal]:
     if rules is None:
         return {}
     return {option.kind: max(odds for _, odds in option.paytable) for option in rules.side_options}
+
+
+def most_returned(rules: RuleSet, kind: str) -> Decimal | None:
+    """The most a bet of `kind` can return per unit wagered under `rules`: the wager and its best
+    payout (a blackjack on the main game and bets behind, insurance's odds, a side option's top
+    pattern). None for a kind the rules do not offer."""
+    if kind in ("main", "behind"):
+        return 1 + max(Decimal(1), rules.blackjack_pays)
+    if kind == "insurance":
+        return 1 + rules.insurance_pays if rules.insurance else None
+    odds = top_odds(rules).get(kind)
+    return None if odds is None else 1 + odds
 
 
 def round_totals_add(
@@ -71,7 +84,8 @@ def round_totals_add(
                 *same,
                 name,
                 *(1, count, stakes, wagered, returned),
-                *(wagered * wagered, returned * returned, wagered * returned),
+                *(exact_product(wagered, wagered), exact_product(returned, returned)),
+                exact_product(wagered, returned),
                 *(stakes, round_pk, late_bets, late_stakes),
             )
             for name, (count, stakes, wagered, returned, late_bets, late_stakes) in sorted(kinds.items())

@@ -4,7 +4,8 @@ from config.api import InputSerializer, MoneyField
 
 from ..models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun
 
-PERCENT = {"max_digits": 9, "decimal_places": 4, "read_only": True, "allow_null": True}
+# As wide as the stored figure (reports.models.percent: no fixed width).
+PERCENT = {"max_digits": None, "decimal_places": 4, "read_only": True, "allow_null": True}
 
 
 class ReportRunSerializer(serializers.ModelSerializer):
@@ -79,6 +80,17 @@ class DailyFiguresSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class BeyondPaytableSerializer(serializers.Serializer):
+    """A bet reported returning more than the best outcome of its kind pays (reports.beyond_paytable)."""
+
+    bet = serializers.CharField(help_text="The bet's id.")
+    round = serializers.CharField(help_text="Its round's id.")
+    kind = serializers.CharField()
+    wagered = MoneyField(read_only=True)
+    returned = MoneyField(read_only=True, help_text="As the game server reported it.")
+    most = MoneyField(read_only=True, help_text="The most the kind's best outcome pays on what it wagered.")
+
+
 class DailyTableSummarySerializer(serializers.ModelSerializer):
     table = serializers.CharField(source="table.code", read_only=True)
     refunded = MoneyField(read_only=True)
@@ -88,6 +100,7 @@ class DailyTableSummarySerializer(serializers.ModelSerializer):
         read_only=True, help_text="The RTP flag: a bet kind's theoretical RTP outside its 99% interval."
     )
     finding_codes = serializers.DictField(child=serializers.IntegerField(), read_only=True)
+    beyond_paytable_bets = BeyondPaytableSerializer(many=True, read_only=True)
 
     class Meta:
         model = DailyTableSummary
@@ -112,6 +125,8 @@ class DailyTableSummarySerializer(serializers.ModelSerializer):
             "configuration_versions",
             "kinds_outside_99",
             "flagged",
+            "beyond_paytable",
+            "beyond_paytable_bets",
             "run",
         ]
         read_only_fields = fields

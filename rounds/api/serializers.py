@@ -102,8 +102,10 @@ class SpotSerializer(serializers.Serializer):
 
 
 class AmountsSerializer(serializers.Serializer):
-    wagered = MoneyField(allow_null=True)
-    returned = MoneyField(allow_null=True)
+    # Shown, never read: as wide as a total, as the engine's amounts (a doubled stake at the format's
+    # bound, a payout at high odds) may be wider than any amount sent.
+    wagered = MoneyField(read_only=True, allow_null=True)
+    returned = MoneyField(read_only=True, allow_null=True)
 
 
 class BetSerializer(serializers.ModelSerializer):
