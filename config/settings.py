@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.body_length.length_required",  # a body without a Content-Length (chunked): 411
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.refuse_nul_in_path",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",

@@ -1,0 +1,75 @@
+"""A request body sent chunked (Transfer-Encoding: chunked, no Content-Length) is refused with 411
+Length Required, never read as empty (issue 44). Under WSGI (gunicorn, runserver) Django reads
+exactly CONTENT_LENGTH bytes of a body, 0 when there is none: a game server's chunked limit check
+was answered as if it had sent nothing ("player: This field is required"), and a chunked round as an
+empty body.
+
+Sent over a socket to a real server (Django's live server, a WSGI server on loopback), as an HTTP
+client that streams its body sends it.
+"""
+
+import http.client
+import json
+from urllib.parse import urlsplit
+
+import pytest
+
+from accounts.services import token_create
+from tests.api_support import make_player, make_table, user
+
+BODY = json.dumps({"player": "P1001", "table": "DLX1", "kind": "main", "amount": "10.00"}).encode()
+
+
+def send(base_url: str, path: str, body: bytes, *, chunked: bool, headers: dict) -> tuple[int, dict, bytes]:
+    address = urlsplit(base_url)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+    try:
+        if chunked:  # http.client sends an iterable body chunked when no Content-Length is given
+            connection.request(
+                "POST", path, body=iter([body[:20], body[20:]]), headers=headers, encode_chunked=True
+            )
+        else:
+            connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+@pytest.fixture
+def game_server_headers(transactional_db):
+    make_table("DLX1", limits={"main": ("5.00", "500.00")})
+    make_player("P1001")
+    key = token_create(user=user("game_server"))[1]
+    return {"Authorization": f"Token {key}", "Content-Type": "application/json"}
+
+
+def test_a_chunked_api_body_is_411_naming_content_length(live_server, game_server_headers):
+    status, headers, body = send(
+        live_server.url, "/api/limits/check", BODY, chunked=True, headers=game_server_headers
+    )
+    assert status == 411, body[:300]
+    assert headers["Content-Type"] == "application/json"
+    assert "Content-Length" in json.loads(body)["detail"]
+
+
+def test_the_same_body_with_its_length_is_read(live_server, game_server_headers):
+    status, _, body = send(
+        live_server.url, "/api/limits/check", BODY, chunked=False, headers=game_server_headers
+    )
+    assert status == 200, body[:300]
+    assert json.loads(body)["allowed"] is True
+
+
+def test_a_chunked_form_post_is_411_too(live_server, transactional_db):
+    form = b"username=someone&password=secret"
+    status, headers, body = send(
+        live_server.url,
+        "/accounts/login/",
+        form,
+        chunked=True,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert status == 411, body[:300]
+    assert headers["Content-Type"].startswith("text/plain")
+    assert b"Content-Length" in body
