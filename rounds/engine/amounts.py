@@ -15,8 +15,9 @@ from decimal import Decimal
 from functools import lru_cache
 
 MAX_AMOUNT_DIGITS = 12
-# [0-9], not \d: \d takes any script's digits.
-_AMOUNT = re.compile(rf"[0-9]{{1,{MAX_AMOUNT_DIGITS}}}(\.[0-9]{{1,2}})?")
+# [0-9], not \d: \d takes any script's digits. The whole text matches (the API's schema says ^...$).
+AMOUNT_PATTERN = rf"[0-9]{{1,{MAX_AMOUNT_DIGITS}}}(\.[0-9]{{1,2}})?"
+_AMOUNT = re.compile(AMOUNT_PATTERN)
 CENT = Decimal("0.01")
 AMOUNT_RULE = (
     f"ASCII digits, at most {MAX_AMOUNT_DIGITS} before the point and at most 2 after it, such as "

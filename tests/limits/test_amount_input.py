@@ -6,13 +6,15 @@ stores nothing; a JSON number is refused as a round document refuses one (money 
 One reader decides for all: rounds.engine.amounts.amount_of.
 """
 
+import re
 from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from drf_spectacular.generators import SchemaGenerator
 
 from limits.models import PersonalLimit, TableLimit
-from rounds.engine.amounts import amount_of
+from rounds.engine.amounts import AMOUNT_PATTERN, amount_of
 from rounds.engine.document import RoundFormatError, parse_round
 from tests.api_support import client_as, make_player, make_table
 from tests.fixtures import round_document
@@ -152,3 +154,25 @@ def test_the_table_limit_form_takes_an_amount(client, world):
     response = client.post(reverse("limits:table_limit_set", args=["DLX1"]), data)
     assert response.status_code == 302
     assert TableLimit.objects.get(kind="main").max_stake == Decimal("750.50")
+
+
+def test_the_schema_gives_the_readers_pattern_for_every_amount_a_request_sends():
+    components = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+    amounts = {
+        (name, field): schema
+        for name, component in components.items()
+        if name.endswith("Request")
+        for field, schema in component.get("properties", {}).items()
+        if schema.get("format") == "decimal"
+    }
+    assert set(amounts) == {
+        ("TableLimitSetRequest", "min_stake"),
+        ("TableLimitSetRequest", "max_stake"),
+        ("PersonalLimitSetRequest", "min_stake"),
+        ("PersonalLimitSetRequest", "max_stake"),
+        ("LimitCheckRequest", "amount"),
+    }
+    assert {schema["pattern"] for schema in amounts.values()} == {f"^{AMOUNT_PATTERN}$"}
+    pattern = re.compile(AMOUNT_PATTERN)  # fullmatch: Python's $ would let a trailing newline by
+    assert not any(pattern.fullmatch(text) for text in NOT_AMOUNTS)
+    assert all(pattern.fullmatch(text) for text in AMOUNTS)
