@@ -4,18 +4,26 @@ exactly CONTENT_LENGTH bytes of a body, 0 when there is none: a game server's ch
 was answered as if it had sent nothing ("player: This field is required"), and a chunked round as an
 empty body.
 
-Sent over a socket to a real server (Django's live server, a WSGI server on loopback), as an HTTP
-client that streams its body sends it.
+Sent over a socket to real servers, as an HTTP client that streams its body sends it: Django's live
+server (a WSGI server on loopback, the test database behind it), and gunicorn serving config.wsgi as
+deployed (README "Production settings"), which reads a chunked body itself and hands it on without
+a length.
 """
 
 import http.client
 import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from accounts.services import token_create
 from tests.api_support import make_player, make_table, user
+from tests.benchmarks.support import free_port, wait_for_port
 
 BODY = json.dumps({"player": "P1001", "table": "DLX1", "kind": "main", "amount": "10.00"}).encode()
 
@@ -73,3 +81,41 @@ def test_a_chunked_form_post_is_411_too(live_server, transactional_db):
     assert status == 411, body[:300]
     assert headers["Content-Type"].startswith("text/plain")
     assert b"Content-Length" in body
+
+
+@pytest.fixture(scope="module")
+def gunicorn_url():
+    """gunicorn serving config.wsgi on loopback, DEBUG off. The requests below are answered before
+    any query, so it needs no database of the test's."""
+    port = free_port()
+    environment = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+    }
+    command = [
+        str(Path(sys.executable).parent / "gunicorn"),
+        "config.wsgi",
+        "-w",
+        "1",
+        "-b",
+        f"127.0.0.1:{port}",
+    ]
+    server = subprocess.Popen(command, env=environment, cwd=Path(__file__).resolve().parent.parent)
+    try:
+        wait_for_port(port)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_gunicorn_answers_a_chunked_api_body_411(gunicorn_url):
+    status, headers, body = send(gunicorn_url, "/api/rounds/", b'{"rounds": []}', chunked=True, headers={})
+    assert status == 411, body[:300]
+    assert "Content-Length" in json.loads(body)["detail"]
+    # The same body with its length goes on to the view's checks: here, no credentials.
+    status, _, body = send(gunicorn_url, "/api/rounds/", b'{"rounds": []}', chunked=False, headers={})
+    assert status == 401, body[:300]
