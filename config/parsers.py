@@ -1,5 +1,5 @@
 """The API's JSON parser: the standard library's reader, as DRF's JSONParser, behind two checks made
-before it reads a thing.
+before it reads a thing, and one as it reads.
 
 - Size: a body of more bytes than the parser's `body_limit()` is a 413 stating the limit. The limit is
   Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), except where a parser names another: POST
@@ -9,6 +9,8 @@ before it reads a thing.
 - Nesting: arrays and objects nested more than MAX_JSON_DEPTH levels deep are a 400. The standard
   library's reader recurses once a level and fails with a RecursionError (a 500) some 1,000 levels
   down; a round document nests 6 levels, a batch of them 8.
+- Keys: an object that names a key twice is a 400 naming it where it is (`{"bets[1].returned":
+  [...]}`), where the standard library would keep the last silently (`json_load`).
 
 Used for every API view (DEFAULT_PARSER_CLASSES) and, with its own limit, for rounds.
 """
