@@ -14,6 +14,7 @@ import http.client
 import json
 import os
 import secrets
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -29,19 +30,24 @@ BODY = json.dumps({"player": "P1001", "table": "DLX1", "kind": "main", "amount":
 
 
 def send(base_url: str, path: str, body: bytes, *, chunked: bool, headers: dict) -> tuple[int, dict, bytes]:
+    """POST `body` over a socket: with its Content-Length, or chunked (two chunks and the last, empty
+    one), the whole request written at once so that a server answering before it reads the body
+    does not cut the client off mid-request."""
     address = urlsplit(base_url)
-    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
-    try:
-        if chunked:  # http.client sends an iterable body chunked when no Content-Length is given
-            connection.request(
-                "POST", path, body=iter([body[:20], body[20:]]), headers=headers, encode_chunked=True
-            )
-        else:
-            connection.request("POST", path, body=body, headers=headers)
-        response = connection.getresponse()
+    lines = [f"POST {path} HTTP/1.1", f"Host: {address.hostname}:{address.port}", "Connection: close"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    if chunked:
+        lines.append("Transfer-Encoding: chunked")
+        halves = [body[:20], body[20:]]
+        payload = b"".join(b"%x\r\n%s\r\n" % (len(half), half) for half in halves if half) + b"0\r\n\r\n"
+    else:
+        lines.append(f"Content-Length: {len(body)}")
+        payload = body
+    with socket.create_connection((address.hostname, address.port), timeout=30) as connection:
+        connection.sendall("\r\n".join(lines).encode() + b"\r\n\r\n" + payload)
+        response = http.client.HTTPResponse(connection)
+        response.begin()
         return response.status, dict(response.getheaders()), response.read()
-    finally:
-        connection.close()
 
 
 @pytest.fixture
