@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from config.money import AMOUNT_DIGITS, TOTAL_DIGITS
+from rounds.engine.amounts import AMOUNT_RULE, amount_of
 
 
 def validation_error_data(error: DjangoValidationError) -> dict[str, list[str]]:
@@ -72,9 +73,14 @@ class Pagination(pagination.PageNumberPagination):
 
 
 class MoneyField(serializers.DecimalField):
-    """An amount such as "10.00": a decimal string out; in, a string or a JSON number with at most
-    2 decimals (floats are read by their shortest form, so 10.1 is 10.10 and 10.005 is refused).
-    In, it is an amount (at most 12 digits before the point); out, it may be a total (wider)."""
+    """An amount such as "10.00": a decimal string out; in, a string written as a round document writes
+    an amount (rounds.engine.amounts: "1e3", "+5.00", " 5.00" and the like are refused), never a JSON
+    number, as in a round document. Out, it may be a total (wider than an amount)."""
+
+    default_error_messages = {
+        "invalid": f"Not an amount: {AMOUNT_RULE}.",
+        "number": 'An amount is a decimal string such as "10.00", never a JSON number.',
+    }
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_digits", TOTAL_DIGITS if kwargs.get("read_only") else AMOUNT_DIGITS)
@@ -83,7 +89,13 @@ class MoneyField(serializers.DecimalField):
         super().__init__(**kwargs)
 
     def to_internal_value(self, data):
-        if isinstance(data, bool):
+        if isinstance(data, bool) or not isinstance(data, (str, int, float)):
+            self.fail("invalid")
+        if not isinstance(data, str):
+            self.fail("number")
+        try:
+            amount_of(data)
+        except ValueError:
             self.fail("invalid")
         return super().to_internal_value(data)
 

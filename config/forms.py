@@ -3,6 +3,8 @@
 from django import forms
 from django.core.exceptions import ValidationError
 
+from rounds.engine.amounts import AMOUNT_RULE, amount_of
+
 
 def add_service_errors(
     form: forms.Form, error: ValidationError, aliases: dict[str, str] | None = None
@@ -47,13 +49,25 @@ class ReasonField(forms.CharField):
 
 
 class StakeField(forms.DecimalField):
-    """An amount of money: above 0, at most 2 decimals."""
+    """An amount of money as a round document writes one (rounds.engine.amounts): "10", "10.5",
+    "10.00". Django's DecimalField would also read "1e3", "5_0", "+5.00", " 5.00" and other scripts'
+    digits; those are refused here, next to the field."""
+
+    default_error_messages = {"invalid": f"Enter an amount: {AMOUNT_RULE}."}
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_digits", 14)
         kwargs.setdefault("decimal_places", 2)
         kwargs.setdefault("widget", forms.NumberInput(attrs={"step": "0.01", "class": "number"}))
         super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        try:
+            return amount_of(value)
+        except (ValueError, TypeError):
+            raise ValidationError(self.error_messages["invalid"], code="invalid") from None
 
 
 class IsoDateInput(forms.DateInput):

@@ -1,5 +1,5 @@
 """The API's JSON parser: the standard library's reader, as DRF's JSONParser, behind two checks made
-before it reads a thing.
+before it reads a thing, and one as it reads.
 
 - Size: a body of more bytes than the parser's `body_limit()` is a 413 stating the limit. The limit is
   Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), except where a parser names another: POST
@@ -9,6 +9,8 @@ before it reads a thing.
 - Nesting: arrays and objects nested more than MAX_JSON_DEPTH levels deep are a 400. The standard
   library's reader recurses once a level and fails with a RecursionError (a 500) some 1,000 levels
   down; a round document nests 6 levels, a batch of them 8.
+- Keys: an object that names a key twice is a 400 naming it where it is (`{"bets[1].returned":
+  [...]}`), where the standard library would keep the last silently (`json_load`).
 
 Used for every API view (DEFAULT_PARSER_CLASSES) and, with its own limit, for rounds.
 """
@@ -74,15 +76,80 @@ def json_nested_deeper_than(body: bytes, limit: int) -> bool:
     return _nesting_at_most(limit, strings=True).fullmatch(marks + closes) is None
 
 
-class JSONTooDeep(ValueError):
+class BadJSON(ValueError):
+    """A JSON text the API does not read, though the standard library would."""
+
+
+class JSONTooDeep(BadJSON):
     """A JSON text nested deeper than MAX_JSON_DEPTH."""
 
 
+class DuplicateKey(BadJSON):
+    """An object of the JSON text names `key` twice; `place` is where the object is ("bets[1]", ""
+    for the top), `field` the key at that place ("bets[1].returned")."""
+
+    def __init__(self, key: str, place: str):
+        self.key, self.place = key, place
+        self.field = f"{place}.{key}" if place else key
+        self.message = f"the key {key!r} appears twice in this object; a JSON object names each key once"
+        super().__init__(f"{self.field}: {self.message}")
+
+
+def json_load(text: str | bytes, *, strict: bool = True, parse_float=None) -> object:
+    """`json.loads`, refusing an object that names a key twice (DuplicateKey), where the standard
+    library keeps the last: a round's `"returned"` twice, or a limit's `"max_stake"`, would be read
+    as whichever came last. With `strict`, NaN and Infinity are refused. The one JSON reader of the
+    API's bodies and of the files manage.py commands read."""
+    twice = []  # (object, the key it names twice)
+
+    def pairs(items: list) -> dict:
+        value = dict(items)
+        if len(value) != len(items):
+            twice.append((value, _first_repeated(items)))
+        return value
+
+    value = json.loads(
+        text,
+        object_pairs_hook=pairs,
+        parse_constant=strict_constant if strict else None,
+        parse_float=parse_float,
+    )
+    if twice:
+        found, key = twice[0]
+        raise DuplicateKey(key, _place_of(found, value))
+    return value
+
+
+def _first_repeated(items: list) -> str:
+    seen = set()
+    for key, _ in items:
+        if key in seen:
+            return key
+        seen.add(key)
+    raise AssertionError("no key repeated")
+
+
+def _place_of(found: dict, value: object) -> str:
+    """Where the object `found` (itself, not an equal one) is in `value`: "bets[1]", "" for the top.
+    Walked only when a key was named twice; no deeper than MAX_JSON_DEPTH."""
+    stack = [(value, "")]
+    while stack:
+        node, place = stack.pop()
+        if node is found:
+            return place
+        if isinstance(node, dict):
+            stack.extend((child, f"{place}.{key}" if place else key) for key, child in node.items())
+        elif isinstance(node, list):
+            stack.extend((child, f"{place}[{index}]") for index, child in enumerate(node))
+    return ""
+
+
 def json_file_load(raw: bytes) -> object:
-    """A JSON file's value (UTF-8), with the API's nesting check first: what manage.py commands read."""
+    """A JSON file's value (UTF-8), with the API's nesting check first and no key twice: what
+    manage.py commands read."""
     if json_nested_deeper_than(raw, MAX_JSON_DEPTH):
         raise JSONTooDeep(TOO_DEEP)
-    return json.loads(raw.decode("utf-8"))
+    return json_load(raw.decode("utf-8"), strict=False)
 
 
 class BodyTooLarge(APIException):
@@ -140,8 +207,13 @@ class JSONParser(BaseParser):
             raise ParseError(f"JSON parse error - {TOO_DEEP} (the most this API reads).")
         try:
             return self.load(text, parser_context)
+        except DuplicateKey as twice:
+            # Named where it is, as a field's error; `detail` is every error answer's message, a string.
+            if twice.field == "detail":
+                raise ParseError(f"JSON parse error - {twice}") from None
+            raise ParseError({twice.field: [f"JSON parse error - {twice.message}."]}) from None
         except ValueError as exc:
             raise ParseError(f"JSON parse error - {exc}") from None
 
     def load(self, text: str, parser_context: dict):
-        return json.loads(text, parse_constant=strict_constant if self.strict else None)
+        return json_load(text, strict=self.strict)

@@ -1,9 +1,24 @@
-"""Refusals every service shares: a change without a reason, and a lost race on a unique constraint."""
+"""Refusals every service shares: a change without a reason, a lost race on a unique constraint, a step
+the record's state does not allow (`TransitionRefused`, HTTP 409) and a decision on one's own proposal
+(`OwnDecisionRefused`, HTTP 403: re-settlements, voids and configuration changes alike). Both are
+ValidationErrors, so a page shows them like any other, answering their `status_code`."""
 
 from contextlib import contextmanager
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+
+
+class TransitionRefused(ValidationError):
+    """The record is not in a state that allows this step (HTTP 409). Nothing was changed."""
+
+    status_code = 409
+
+
+class OwnDecisionRefused(TransitionRefused):
+    """A second person must decide (HTTP 403). Nothing was changed."""
+
+    status_code = 403
 
 
 @contextmanager

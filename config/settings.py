@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.body_length.length_required",  # a body without a Content-Length (chunked): 411
     "django.middleware.security.SecurityMiddleware",
     "config.no_store.no_store",  # Cache-Control: no-store for a signed-in user and the API
     "config.middleware.refuse_nul_in_path",

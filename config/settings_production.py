@@ -3,9 +3,10 @@
     DJANGO_SETTINGS_MODULE=config.settings_production
 
 It is what config/wsgi.py, config/asgi.py and config/celery.py load when DJANGO_SETTINGS_MODULE is
-unset. DEBUG is off; SECRET_KEY, ALLOWED_HOSTS and CACHE_URL must come from the environment, or
-start-up stops with ImproperlyConfigured naming the variable. Plain HTTP is redirected to HTTPS,
-cookies go over HTTPS only, and browsers are told (HSTS) to use nothing but HTTPS for a year.
+unset. DEBUG is off; SECRET_KEY (50 characters or more), ALLOWED_HOSTS (no '*') and CACHE_URL must
+come from the environment, or start-up stops with ImproperlyConfigured naming the variable. Plain
+HTTP is redirected to HTTPS, cookies go over HTTPS only, and browsers are told (HSTS) to use nothing
+but HTTPS for a year.
 Everything else, such as DATABASE_URL and CELERY_BROKER_URL, is read as in development.
 """
 
@@ -26,12 +27,26 @@ if SECRET_KEY is None:
         "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`, the same on every server. "
         "(On a development machine, name the development settings: DJANGO_SETTINGS_MODULE=config.settings.)"
     )
+# Django's own deployment check (security.W009) asks for at least 50 characters; here it is a refusal.
+MIN_SECRET_KEY_LENGTH = 50
+if len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH:
+    raise ImproperlyConfigured(
+        f"SECRET_KEY must be at least {MIN_SECRET_KEY_LENGTH} characters in production; it has "
+        f"{len(SECRET_KEY)}. Make one with `python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+    )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
 if not ALLOWED_HOSTS:
     raise ImproperlyConfigured(
         "ALLOWED_HOSTS must be set in production: the host names the back office is served under, "
         "comma-separated (e.g. pitboss.example.com)."
+    )
+if any("*" in host for host in ALLOWED_HOSTS):
+    # '*' takes any Host header: links in mails and redirects could then name another site.
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must name the back office's hosts in production, without '*' (it takes any "
+        f"Host header): got {','.join(ALLOWED_HOSTS)!r}. Name each host (pitboss.example.com), or a "
+        "domain and its subdomains with a leading dot (.example.com)."
     )
 
 # An archive's manifests are signed (archive/signing.py): without the key, a file changed in the

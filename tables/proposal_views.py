@@ -87,6 +87,7 @@ class ConfigurationDecisionView(ConfigurationProposalView):
     def post(self, request, *args, **kwargs):
         table = self.get_table()
         form = ConfigurationDecisionForm(request.POST)
+        status = 400
         configuration = self.get_configuration() if form.is_valid() else open_proposal(table)
         if form.is_valid() and configuration is not None:
             decide = (
@@ -98,6 +99,7 @@ class ConfigurationDecisionView(ConfigurationProposalView):
                 )
             except ValidationError as error:
                 add_service_errors(form, error)
+                status = getattr(error, "status_code", 400)  # 403: one's own proposal
             else:
                 messages.success(request, decided_message(decided))
                 url = reverse("tables:configuration_proposal", args=[table.code])
@@ -105,7 +107,7 @@ class ConfigurationDecisionView(ConfigurationProposalView):
         elif form.is_valid():
             form.add_error(None, f"{table.code} has no proposal awaiting a decision.")
         context = self.get_context_data(configuration=configuration, decision_form=form)
-        return self.render_to_response(context, status=400)
+        return self.render_to_response(context, status=status)
 
 
 def decided_message(configuration: TableConfiguration) -> str:

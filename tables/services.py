@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from config.refusals import refused_when_taken, require_reason
+from config.refusals import OwnDecisionRefused, refused_when_taken, require_reason
 from rounds.engine.rules import RuleError, preset
 
 from .choices import ConfigurationStatus, Currency, Game, TableStatus
@@ -190,11 +190,8 @@ def _decidable(configuration: TableConfiguration, decided_by) -> TableConfigurat
             }
         )
     if configuration.created_by_id == decided_by.pk:
-        raise ValidationError(
-            {
-                "__all__": f"You proposed version {configuration.version}: another supervisor approves or "
-                "rejects it."
-            }
+        raise OwnDecisionRefused(
+            f"You proposed version {configuration.version}: another supervisor approves or rejects it."
         )
     return configuration
 

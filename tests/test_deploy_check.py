@@ -95,6 +95,32 @@ def test_production_refuses_to_start_without_allowed_hosts():
     assert "ImproperlyConfigured: ALLOWED_HOSTS must be set in production" in result.stderr
 
 
+@pytest.mark.parametrize("key", ["x" * 49, "django-insecure-pitboss-development-only"])
+def test_production_refuses_a_secret_key_shorter_than_50_characters(key):
+    result = run("manage.py", "check", "--deploy", **production(SECRET_KEY=key))
+    assert result.returncode != 0
+    assert (
+        f"ImproperlyConfigured: SECRET_KEY must be at least 50 characters in production; it has {len(key)}"
+        in result.stderr
+    )
+
+
+def test_production_takes_a_secret_key_of_50_characters():
+    key = secrets.token_urlsafe(50)[:50]
+    result = run("manage.py", "check", "--deploy", "--fail-level", "WARNING", **production(SECRET_KEY=key))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("hosts", ["*", "pitboss.example.com,*", " * ", "pitboss.example.com,*.example.com"])
+def test_production_refuses_a_wildcard_in_allowed_hosts(hosts):
+    result = run("manage.py", "check", "--deploy", **production(ALLOWED_HOSTS=hosts))
+    assert result.returncode != 0
+    assert (
+        "ImproperlyConfigured: ALLOWED_HOSTS must name the back office's hosts in production, without '*'"
+        in (result.stderr)
+    )
+
+
 def test_production_refuses_to_start_without_a_shared_cache():
     result = run("manage.py", "check", "--deploy", **production(CACHE_URL=""))
     assert result.returncode != 0

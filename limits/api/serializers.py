@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.api import InputSerializer, MoneyField, SlugRelatedField
+from config.api_amounts import AmountField
 from limits.choices import TABLE_LIMIT_KINDS, AccountType, BetKind, PlayerStatus
 from limits.models import PersonalLimit, Player, TableLimit, validate_player_id
 from rounds.engine.document import MAX_ID_LENGTH
@@ -69,8 +70,8 @@ class TableLimitSerializer(serializers.ModelSerializer):
 class TableLimitSetSerializer(InputSerializer):
     table = _table_field()
     kind = serializers.ChoiceField(choices=TABLE_LIMIT_KINDS)
-    min_stake = MoneyField()
-    max_stake = MoneyField()
+    min_stake = AmountField()
+    max_stake = AmountField()
     currency = serializers.ChoiceField(
         choices=Currency.choices, required=False, default="", help_text="If given, must be the table's."
     )
@@ -183,8 +184,8 @@ class PersonalLimitSetSerializer(InputSerializer):
     )
     table = _table_field(required=False, allow_null=True, default=None)
     game = serializers.ChoiceField(choices=Game.choices, required=False, allow_blank=True, default="")
-    min_stake = MoneyField(required=False, allow_null=True, default=None)
-    max_stake = MoneyField(required=False, allow_null=True, default=None)
+    min_stake = AmountField(required=False, allow_null=True, default=None)
+    max_stake = AmountField(required=False, allow_null=True, default=None)
     currency = serializers.ChoiceField(
         choices=Currency.choices, required=False, allow_blank=True, default="", help_text="The player's."
     )
@@ -212,7 +213,7 @@ class LimitCheckSerializer(InputSerializer):
     )
     table = _table_field()
     kind = serializers.ChoiceField(choices=BetKind.choices)
-    amount = MoneyField(min_value=CENT, error_messages={"min_value": "Must be above 0."})
+    amount = AmountField(min_value=CENT, error_messages={"min_value": "Must be above 0."})
 
 
 class LimitCheckResultSerializer(serializers.Serializer):

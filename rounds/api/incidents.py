@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from config.api import InputSerializer, MoneyField, has_permission, validated
+from config.api_decisions import TransitionRefusalMixin
 from rounds import services
 from rounds.choices import IncidentKind
 from rounds.filtersets import IncidentFilterSet
@@ -16,7 +17,7 @@ from rounds.models import Incident, IncidentNote, Refund
 from rounds.recall import archived_by_pk, incident_rounds
 from tables.models import Table
 
-from .resettlements import REFUSED, TransitionRefusalMixin
+from .resettlements import REFUSED
 from .serializers import RoundArchiveSerializer
 
 

@@ -6,16 +6,14 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
-from rest_framework.views import set_rollback
 
 from config.api import (
     InputSerializer,
     MoneyField,
     has_permission,
     validated,
-    validation_error_data,
 )
-from config.api_decisions import DecisionView
+from config.api_decisions import DecisionView, TransitionRefusalMixin
 from rounds import services
 from rounds.filtersets import ResettlementFilterSet
 from rounds.models import Adjustment, Resettlement
@@ -25,16 +23,6 @@ REFUSED = {
     403: OpenApiResponse(description="Not allowed (or deciding your own proposal)."),
     409: OpenApiResponse(description="The re-settlement or round does not allow this step."),
 }
-
-
-class TransitionRefusalMixin:
-    """A service's TransitionRefused answers with its status (409, or 403 for your own decision)."""
-
-    def handle_exception(self, exc):
-        if isinstance(exc, services.TransitionRefused):
-            set_rollback()
-            return Response(validation_error_data(exc), status=exc.status_code)
-        return super().handle_exception(exc)
 
 
 class AdjustmentSerializer(serializers.ModelSerializer):
@@ -119,7 +107,7 @@ class ResettlementViewSet(
         request=ResettlementDecisionSerializer, responses={200: ResettlementSerializer, **REFUSED}
     )
 )
-class ResettlementDecisionView(TransitionRefusalMixin, DecisionView):
+class ResettlementDecisionView(DecisionView):
     queryset = resettlements()
     serializer_class = ResettlementSerializer
     permission_classes = [has_permission("rounds.decide_resettlement")]

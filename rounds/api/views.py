@@ -22,8 +22,6 @@ GET /api/rounds/ lists rounds, newest first, with the filters of the rounds page
 50 behind a cursor (`next`, `previous`): no COUNT and no OFFSET however many rounds there are.
 """
 
-import json
-
 from django.conf import settings
 from django.db.models import Prefetch
 from django.http import Http404
@@ -36,7 +34,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from config.api import refuse_unknown_fields
-from config.parsers import JSONParser, strict_constant
+from config.parsers import JSONParser, json_load
 from rounds.filtersets import RoundFilterSet
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
 from rounds.models import Bet, Round
@@ -77,9 +75,7 @@ class RoundsJSONParser(JSONParser):
             floats.append(text)
             return float(text)
 
-        data = json.loads(
-            text, parse_constant=strict_constant if self.strict else None, parse_float=parse_float
-        )
+        data = json_load(text, strict=self.strict, parse_float=parse_float)
         if view is not None:
             view.json_without_floats = not floats
         return data

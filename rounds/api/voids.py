@@ -9,12 +9,12 @@ from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from config.api import InputSerializer, ModelPermissions, MoneyField, has_permission, validated
-from config.api_decisions import DecisionView
+from config.api_decisions import DecisionView, TransitionRefusalMixin
 from rounds import services
 from rounds.filtersets import VoidFilterSet
 from rounds.models import BetKey, Incident, Round, Void, VoidLine
 
-from .resettlements import REFUSED, TransitionRefusalMixin
+from .resettlements import REFUSED
 
 
 class VoidPermissions(ModelPermissions):
@@ -134,7 +134,7 @@ class VoidViewSet(
 @extend_schema_view(
     post=extend_schema(request=VoidDecisionSerializer, responses={200: VoidDetailSerializer, **REFUSED})
 )
-class VoidDecisionView(TransitionRefusalMixin, DecisionView):
+class VoidDecisionView(DecisionView):
     queryset = voids_with_lines()
     serializer_class = VoidDetailSerializer
     permission_classes = [has_permission("rounds.decide_void")]

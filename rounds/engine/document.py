@@ -9,9 +9,9 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
-from functools import lru_cache
 from typing import NamedTuple
 
+from .amounts import MAX_AMOUNT_DIGITS, amount_of
 from .cards import CARD_SET, is_card
 from .rules import BET_KINDS
 
@@ -27,9 +27,6 @@ _ID = re.compile(rf"[A-Za-z0-9._:-]{{1,{MAX_ID_LENGTH}}}")
 # (/rounds/incidents/, /limits/players/new/): no round or player may be called so.
 RESERVED_ROUND_IDS = frozenset({"incidents", "players", "resettlements", "voids"})
 RESERVED_PLAYER_IDS = frozenset({"new"})
-# Amounts: ASCII digits only (\d takes any script's), at most 12 before the point (money columns).
-MAX_AMOUNT_DIGITS = 12
-_AMOUNT = re.compile(rf"[0-9]{{1,{MAX_AMOUNT_DIGITS}}}(\.[0-9]{{1,2}})?")
 # The round's number in its shoe is stored in a 32-bit column.
 MAX_ROUND_NUMBER = 2**31 - 1
 # A seat number; one the table does not have is a finding (seat_invalid), not a refusal.
@@ -275,9 +272,9 @@ class _Reader:
     def bet(self, value: object) -> BetRecord:
         try:  # the common, well-formed case, checked in one pass
             bet_id, player, kind, spot = value["bet_id"], value["player"], value["kind"], value["spot"]
-            stake = _amount_of(value["stake"])
-            wagered = _amount_of(value["wagered"])
-            returned = _amount_of(value["returned"])
+            stake = amount_of(value["stake"])
+            wagered = amount_of(value["wagered"])
+            returned = amount_of(value["returned"])
             if kind in _KINDS_WITHOUT_OPTIONS and stake and _name(bet_id) and _player(player) and _name(spot):
                 return BetRecord(bet_id, player, kind, spot, stake, wagered, returned)
         except (KeyError, TypeError, ValueError):
@@ -402,22 +399,13 @@ def _amount(doc: dict, name: str) -> Decimal:
     if not isinstance(value, str):
         raise RoundFormatError(name, "an amount is a decimal string such as '10.00', never a number")
     try:
-        return _amount_of(value)
+        return amount_of(value)
     except ValueError:
         raise RoundFormatError(
             name,
             f"{value!r} is not an amount: at most {MAX_AMOUNT_DIGITS} digits, at most 2 decimals, "
             "never negative",
         ) from None
-
-
-# Amounts repeat across a round's bets ("10.00"): each distinct text is parsed once. A text that is
-# not an amount raises, and so is never kept.
-@lru_cache(maxsize=100_000)
-def _amount_of(text: str) -> Decimal:
-    if not _AMOUNT.fullmatch(text):
-        raise ValueError(text)
-    return Decimal(text).quantize(Decimal("0.01"))
 
 
 def _timestamp(doc: dict, name: str) -> datetime:

@@ -2,26 +2,17 @@
 
 Refusals: bad input is a ValidationError naming the field (HTTP 400, a form error); a transition the
 record's state does not allow is a `TransitionRefused` (HTTP 409); deciding your own proposal is an
-`OwnDecisionRefused` (HTTP 403). Both are ValidationErrors, so a page shows them like any other.
+`OwnDecisionRefused` (HTTP 403). Both are ValidationErrors, so a page shows them like any other; both
+are defined in config/refusals.py, shared with the configuration changes of tables.
 """
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from config.refusals import OwnDecisionRefused, TransitionRefused
+
 from ..choices import ProposalStatus
 from ..recall import archived_refusal
-
-
-class TransitionRefused(ValidationError):
-    """The record is not in a state that allows this step (HTTP 409). Nothing was changed."""
-
-    status_code = 409
-
-
-class OwnDecisionRefused(TransitionRefused):
-    """A second person must decide (HTTP 403). Nothing was changed."""
-
-    status_code = 403
 
 
 def required_text(text: str, field: str, message: str) -> str:

@@ -9,6 +9,10 @@
     indexes, no foreign keys). Goal: the API at 25% or more of the raw COPY. Two clients run
     twice: sending rounds of one shoe (ingest locks a shoe while it stores a round of it, so the
     two wait on each other) and, as game servers of two tables do, of two shoes (BND1 and BND2).
+(c) reading the JSON text of one 5,000-player round as the API does (config.parsers.json_load: an
+    object_pairs_hook that refuses a key named twice) against the standard library's reader alone
+    (`json.loads` with the same float and constant hooks), alternated in the same run: the ratio,
+    and the milliseconds the check adds against (a)'s median ingest of such a round.
 
 It works in its own scratch database (Django's test database creation, named
 <database>_bench_ingest), dropped at the end.
@@ -39,8 +43,9 @@ def main():
         if database is None:
             return
         _prepare()
-        _bench_round_ingest()
+        ingest_median = _bench_round_ingest()
         _bench_api_against_copy(database)
+        _bench_json_reading(ingest_median)
 
 
 def _prepare():
@@ -120,6 +125,42 @@ def _bench_round_ingest():
     )
     verdict = "met" if statistics.median(later) <= GOAL_SECONDS else "NOT met"
     print(f"      goal <= {GOAL_SECONDS} s a round: {verdict}; findings per round: {findings}", flush=True)
+    return statistics.median(later)
+
+
+JSON_READS = 15
+
+
+def _bench_json_reading(ingest_median: float):
+    from config.parsers import json_load, strict_constant
+
+    text = json.dumps(_rounds(PLAYERS, 1, seed=2027)[0])
+
+    def parse_float(number):  # RoundsJSONParser's: it notes whether the body held a float
+        return float(number)
+
+    def plain():
+        json.loads(text, parse_constant=strict_constant, parse_float=parse_float)
+
+    def checked():
+        json_load(text, strict=True, parse_float=parse_float)
+
+    times = {plain: [], checked: []}
+    for _ in range(JSON_READS):
+        for read in (plain, checked):
+            started = time.perf_counter()
+            read()
+            times[read].append(time.perf_counter() - started)
+    without, with_check = statistics.median(times[plain]), statistics.median(times[checked])
+    print(
+        f"(c) reading one {PLAYERS:,}-player round's JSON ({len(text) / 1e6:.2f} MB), median of {JSON_READS}:"
+    )
+    print(
+        f"      json.loads alone {without * 1000:.1f} ms; with the key-twice check (json_load) "
+        f"{with_check * 1000:.1f} ms: {with_check / without:.2f}x, +{(with_check - without) * 1000:.1f} ms "
+        f"= {(with_check - without) / ingest_median:.1%} of (a)'s median ingest",
+        flush=True,
+    )
 
 
 def _bench_api_against_copy(database_name: str):

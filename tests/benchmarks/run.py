@@ -8,6 +8,7 @@ django.setup() itself; DJANGO_SETTINGS_MODULE is set for it.
 
 import importlib
 import os
+import secrets
 import sys
 import time
 from pathlib import Path
@@ -27,6 +28,9 @@ def discover(names: list[str]) -> list[str]:
 
 def main(names: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # One key for this process and the servers it starts (their sessions are made here), long enough
+    # for the production settings that bench_pages serves.
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     modules = discover(names)
     if not modules:
         print("No benchmarks yet (add tests/benchmarks/bench_<name>.py with a main()).")

@@ -68,14 +68,14 @@ def gunicorn(database_name: str, workers: int = 2, settings_module: str = "confi
     command += ["-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--timeout", "120"]
     server = subprocess.Popen(command, env=environment)
     try:
-        _wait_for(port)
+        wait_for_port(port)
         yield f"http://127.0.0.1:{port}"
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
-def _wait_for(port: int) -> None:
+def wait_for_port(port: int) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         with socket.socket() as probe:

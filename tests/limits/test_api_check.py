@@ -118,9 +118,10 @@ def test_bad_input_is_400_naming_the_field(game_server, fields, field):
     assert response.json()[field][0]
 
 
-def test_a_json_number_amount_with_two_decimals_is_fine(game_server):
+def test_a_json_number_amount_is_refused_as_in_a_round_document(game_server):
     response = game_server.post(URL, {"player": "P1001", "table": "DLX1", "kind": "main", "amount": 10.5})
-    assert response.json()["allowed"] is True
+    assert response.status_code == 400
+    assert "never a JSON number" in response.json()["amount"][0]
 
 
 def test_a_check_takes_a_handful_of_queries(game_server, django_assert_max_num_queries):

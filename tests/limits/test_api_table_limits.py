@@ -1,7 +1,5 @@
 """Table limits through the API: set (create or change) with a reason, history, bad input."""
 
-from decimal import Decimal
-
 import pytest
 
 from limits.models import TableLimit
@@ -28,7 +26,7 @@ def test_it_sets_a_new_limit_then_changes_it_and_keeps_the_history(supervisor):
     assert response.status_code == 201
     body = response.json()
     assert (body["min_stake"], body["max_stake"], body["currency"]) == ("1.00", "100.00", "EUR")
-    response = supervisor.post("/api/table-limits/", {**GOOD, "max_stake": 250, "reason": "high rollers"})
+    response = supervisor.post("/api/table-limits/", {**GOOD, "max_stake": "250", "reason": "high rollers"})
     assert response.status_code == 200
     assert response.json()["max_stake"] == "250.00"
     assert TableLimit.objects.filter(kind="pair").count() == 1
@@ -84,13 +82,13 @@ def test_it_refuses_bad_input_and_changes_nothing(supervisor, change, field):
 
 
 @pytest.mark.django_db
-def test_a_json_number_with_two_decimals_is_taken_exactly(supervisor):
+def test_a_json_number_is_refused_as_in_a_round_document(supervisor):
+    """Money is never a float: an amount is a decimal string (tests/limits/test_amount_input.py)."""
     make_table()
     response = supervisor.post("/api/table-limits/", {**GOOD, "min_stake": 0.1, "max_stake": 99.99})
-    assert response.status_code == 201
-    limit = TableLimit.objects.get(kind="pair")
-    assert (limit.min_stake, limit.max_stake) == (Decimal("0.10"), Decimal("99.99"))
-    assert response.json()["min_stake"] == "0.10"
+    assert response.status_code == 400
+    assert set(response.json()) == {"min_stake", "max_stake"}
+    assert not TableLimit.objects.filter(kind="pair").exists()
 
 
 @pytest.mark.django_db

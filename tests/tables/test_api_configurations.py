@@ -126,7 +126,9 @@ def test_a_second_supervisor_approves_once_the_odds_are_worked_out(supervisor):
     assert early.status_code == 400 and "still being computed" in early.json()["non_field_errors"][0]
     configuration_odds_compute(configuration=TableConfiguration.objects.get(version=2))
     own = decide(supervisor, 2, "approve")
-    assert own.status_code == 400 and "another supervisor" in own.json()["non_field_errors"][0]
+    assert own.status_code == 403 and "another supervisor" in own.json()["non_field_errors"][0]
+    own_rejection = decide(supervisor, 2, "reject", comment="changed my mind")
+    assert own_rejection.status_code == 403, own_rejection.json()
     assert TableConfiguration.objects.get(version=2).status == "proposed"
 
     approved = decide(second, 2, "approve", comment="checked")

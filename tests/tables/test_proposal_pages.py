@@ -122,7 +122,7 @@ def test_the_proposer_and_compliance_get_no_decision_form(dlx):
     assert "another supervisor approves or rejects it" in page(client_of("ana"))
     assert "Approve version 2" not in page(client_of("clara", "compliance"))
     refused = client_of("ana").post(reverse("tables:configuration_approve", args=["DLX1"]), {"version": 2})
-    assert refused.status_code == 400 and "another supervisor" in refused.content.decode()
+    assert refused.status_code == 403 and "another supervisor" in refused.content.decode()
     assert TableConfiguration.objects.get(version=2).status == "proposed"
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
-from config.parsers import JSONTooDeep, json_file_load
+from config.parsers import BadJSON, json_file_load
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest
 
 REFUSED = 2
@@ -71,7 +71,7 @@ class Command(BaseCommand):
             except (OSError, UnicodeDecodeError) as error:
                 failed = True
                 say(self.stderr, f"{path}: refused: cannot be read: {error}")
-            except JSONTooDeep as error:
+            except BadJSON as error:
                 failed = True
                 say(self.stderr, f"{path}: refused: bad JSON: {error}")
             except json.JSONDecodeError as error:

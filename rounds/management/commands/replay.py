@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from config.parsers import JSONTooDeep, json_file_load
+from config.parsers import BadJSON, json_file_load
 from rounds.engine.document import RoundFormatError
 from rounds.engine.replay import replay
 from rounds.engine.rules import GAMES, preset
@@ -40,7 +40,7 @@ class Command(BaseCommand):
             except (OSError, UnicodeDecodeError) as error:
                 refused = True
                 self.stderr.write(f"{path}: cannot be read: {error}")
-            except JSONTooDeep as error:
+            except BadJSON as error:
                 refused = True
                 self.stderr.write(f"{path}: not a round document: bad JSON: {error}")
             except json.JSONDecodeError as error:
