@@ -65,9 +65,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "config.body_length.length_required",  # a body without a Content-Length (chunked): 411
     "django.middleware.security.SecurityMiddleware",
     "config.no_store.no_store",  # Cache-Control: no-store for a signed-in user and the API
+    "config.body_length.length_required",  # a body without a Content-Length (chunked): 411
     "config.middleware.refuse_nul_in_path",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

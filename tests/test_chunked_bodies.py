@@ -64,6 +64,9 @@ def test_a_chunked_api_body_is_411_naming_content_length(live_server, game_serve
     )
     assert status == 411, body[:300]
     assert headers["Content-Type"] == "application/json"
+    # The refusal comes after the security and no-store middleware, so it carries their headers.
+    assert "no-store" in headers["Cache-Control"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
     assert "Content-Length" in json.loads(body)["detail"]
 
 
