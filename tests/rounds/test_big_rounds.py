@@ -95,8 +95,8 @@ def test_a_batch_above_the_limit_is_a_413_and_stores_nothing(game_server):
 
 
 def test_a_body_without_a_length_is_not_read(game_server):
-    """Sent chunked, without Content-Length: WSGI gives the application no body, so DRF reads none;
-    the answer is a 400 for the missing document, nothing stored, and no limit passed by."""
+    """Sent chunked, without Content-Length: WSGI gives the application no body, so it is refused
+    with 411 before anything reads it (config/body_length.py), nothing stored, no limit passed by."""
     body = json.dumps(round_document("deluxe-split-double-play-behind"))
     before = counts()
     response = game_server.generic(
@@ -107,7 +107,8 @@ def test_a_body_without_a_length_is_not_read(game_server):
         CONTENT_LENGTH="",
         HTTP_TRANSFER_ENCODING="chunked",
     )
-    assert response.status_code == 400, response.content[:300]
+    assert response.status_code == 411, response.content[:300]
+    assert "Content-Length" in response.json()["detail"]
     assert counts() == before
 
 
