@@ -11,9 +11,9 @@ put the month's files back from the archive's copy, then run it again. Recall re
 from django.core.management.base import BaseCommand, CommandError
 
 from archive.errors import ArchiveError
-from archive.management.commands.archive_restore import month_argument
 from archive.models import ArchivedMonth
 from archive.month_check import CHECKED, month_check
+from rounds.management.months import month_argument
 
 
 class Command(BaseCommand):

@@ -8,23 +8,14 @@ a time (archive_months' advisory lock). The month stays past the hot window: the
 archives it again.
 """
 
-from datetime import date
-
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from archive.errors import ArchiveError
 from archive.management.commands.archive_months import LOCK
 from archive.restore import month_restore
+from rounds.management.months import month_argument
 from tables.models import Table
-
-
-def month_argument(text: str) -> date:
-    try:
-        year, month = (int(part) for part in text.split("-"))
-        return date(year, month, 1)
-    except ValueError:
-        raise CommandError(f"{text!r} is not a month: write it YYYY-MM, as 2026-03.") from None
 
 
 class Command(BaseCommand):

@@ -20,18 +20,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.utils import timezone
 
+from rounds.management.months import month_argument
 from rounds.partition_convert import BATCH, is_prepared, partitioned_prepare, partitioned_swap, rows_copy
 from rounds.partitions import PARTITIONED, is_partitioned, partitions_ensure
 from rounds.recall import archived_month
 from tables.models import Table
-
-
-def month_argument(text: str) -> date:
-    try:
-        year, month = (int(part) for part in text.split("-"))
-        return date(year, month, 1)
-    except ValueError:
-        raise CommandError(f"--month: {text!r} is not a month: write it YYYY-MM, as 2025-01.") from None
 
 
 class Command(BaseCommand):
