@@ -187,3 +187,16 @@ def _public_sheets_unthrottled(settings):
     """Every test client asks from 127.0.0.1, and a module asks for more sheets in a minute than the
     public sheets' throttle allows an address: it is off but in tests/sheets/test_throttle.py."""
     settings.PITBOSS_SHEET_REQUESTS_PER_MINUTE = 0
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite, the test database is a file, not Django's default in-memory one. In memory, the
+    live server's request threads all share the test's one connection (Django's documented
+    limitation), and a page whose images load at once (the report's lazy charts) could leave one
+    request waiting past a browser test's timeout. A file gives each thread its own connection."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
