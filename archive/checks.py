@@ -90,7 +90,7 @@ def file_checked(record: ArchivedMonth, location: ArchiveLocation, path: str, en
     kept = _verdicts.get(key)
     if kept is None or kept.stamp != stamp:
         try:
-            kept = Verdict(stamp, _problem(location, path, info.size, entry))
+            kept = Verdict(stamp, location.manifest_mismatch(path, entry, size=info.size))
         except OSError as error:  # gone, or out of reach, since its stamp was read
             raise unreadable(
                 record, entry["path"], f"the file cannot be read: {error}", missing=True
@@ -99,15 +99,6 @@ def file_checked(record: ArchivedMonth, location: ArchiveLocation, path: str, en
             _verdicts[key] = kept
     if kept.problem is not None:
         raise unreadable(record, entry["path"], kept.problem, missing=False)
-
-
-def _problem(location: ArchiveLocation, path: str, size: int, entry: dict) -> str | None:
-    if size != entry["bytes"]:  # no need to read it
-        return f"{size:,} bytes; the manifest says {entry['bytes']:,}"
-    sha256, size = location.checksum(path)
-    if (sha256, size) != (entry["sha256"], entry["bytes"]):
-        return f"sha256 {sha256}; the manifest says {entry['sha256']}"
-    return None
 
 
 def month_checked(record: ArchivedMonth, location: ArchiveLocation) -> None:

@@ -114,15 +114,12 @@ def files_check(record: ArchivedMonth, location: ArchiveLocation, *, signed: boo
             continue
         path = f"{directory}/{entry['path']}"
         try:
-            sha256, size = location.checksum(path)
+            mismatch = location.manifest_mismatch(path, entry)
         except OSError as error:
             problems.append(f"{entry['path']}: {error}")
             continue
-        if (sha256, size) != (entry["sha256"], entry["bytes"]):
-            problems.append(
-                f"{entry['path']}: {size:,} bytes, sha256 {sha256}; "
-                f"the manifest says {entry['bytes']:,} bytes, sha256 {entry['sha256']}"
-            )
+        if mismatch is not None:
+            problems.append(f"{entry['path']}: {mismatch}")
             continue
         with location.filesystem.open_input_file(path) as source:
             found = pq.ParquetFile(source).schema_arrow.remove_metadata()

@@ -48,6 +48,19 @@ class ArchiveLocation:
                 size += len(block)
         return digest.hexdigest(), size
 
+    def manifest_mismatch(self, path: str, entry: dict, *, size: int | None = None) -> str | None:
+        """How the file at `path` differs from its manifest `entry` (bytes, sha256); None when it is the
+        one the manifest names. A `size` already known (a stat) spares reading a file of another size."""
+        if size is not None and size != entry["bytes"]:
+            return f"{size:,} bytes; the manifest says {entry['bytes']:,}"
+        sha256, size = self.checksum(path)
+        if (sha256, size) != (entry["sha256"], entry["bytes"]):
+            return (
+                f"{size:,} bytes, sha256 {sha256}; "
+                f"the manifest says {entry['bytes']:,} bytes, sha256 {entry['sha256']}"
+            )
+        return None
+
     def month_clear(self, table_code: str, month: date) -> None:
         """Delete what an earlier, failed export of the month left, so the next one starts clean."""
         path = self.month_dir(table_code, month)

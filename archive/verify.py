@@ -65,12 +65,9 @@ def month_verify_read(
 
 
 def _file_check(part, location: ArchiveLocation, path: str, entry: dict, read: dict) -> list[str]:
-    sha256, size = location.checksum(path)
-    if (sha256, size) != (entry["sha256"], entry["bytes"]):
-        return [
-            f"{entry['path']}: {size:,} bytes, sha256 {sha256}; "
-            f"the manifest says {entry['bytes']:,} bytes, sha256 {entry['sha256']}"
-        ]
+    mismatch = location.manifest_mismatch(path, entry)
+    if mismatch is not None:
+        return [f"{entry['path']}: {mismatch}"]
     problems = []
     with location.filesystem.open_input_file(path) as source:
         parquet = pq.ParquetFile(source)
