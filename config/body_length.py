@@ -12,7 +12,7 @@ as before.
 
 from django.http import HttpResponse, JsonResponse
 
-from config.no_store import API_PATH
+from config.api_path import is_api_request
 
 LENGTH_REQUIRED = 411
 MESSAGE = (
@@ -25,7 +25,7 @@ def length_required(get_response):
     def middleware(request):
         meta = request.META
         if meta.get("HTTP_TRANSFER_ENCODING") and not meta.get("CONTENT_LENGTH"):
-            if request.path.startswith(API_PATH):
+            if is_api_request(request):
                 return JsonResponse({"detail": MESSAGE}, status=LENGTH_REQUIRED)
             return HttpResponse(MESSAGE, status=LENGTH_REQUIRED, content_type="text/plain; charset=utf-8")
         return get_response(request)

@@ -7,9 +7,7 @@ from django.utils import timezone
 
 from accounts.services import preferred_time_zone
 from accounts.time_zones import SESSION_KEY, default_time_zone
-
-# The API reads and writes times in UTC (ISO 8601 with their offset), whoever asks.
-API_PATH = "/api/"
+from config.api_path import is_api_request
 
 
 def refuse_nul_in_path(get_response):
@@ -42,7 +40,8 @@ def user_time_zone(get_response):
     its forms read, in the user's time zone (django.utils.timezone.activate); the API stays in UTC."""
 
     def middleware(request):
-        if request.path.startswith(API_PATH):
+        # The API reads and writes times in UTC (ISO 8601 with their offset), whoever asks.
+        if is_api_request(request):
             return get_response(request)
         timezone.activate(request_time_zone(request))
         try:

@@ -14,12 +14,12 @@ their ETags and no Cache-Control, as before.
 
 from django.utils.cache import add_never_cache_headers
 
-API_PATH = "/api/"
+from config.api_path import is_api_request
 
 
 def never_stored(request) -> bool:
     """Whether the answer to `request` is kept by no cache: the API's, and a signed-in user's."""
-    if request.path.startswith(API_PATH):
+    if is_api_request(request):
         return True
     user = getattr(request, "user", None)  # a middleware's refusal may come before it is read
     return user is not None and user.is_authenticated

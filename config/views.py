@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.template import loader
 from django.urls import Resolver404, resolve
 
+from config.api_path import is_api_request
 from config.listing import FilteredListView
 
 # The methods a page may take: a browser's links and forms send GET or POST (HEAD and OPTIONS ask
@@ -93,7 +94,7 @@ def way_back(request: HttpRequest) -> tuple[str, str] | None:
 def error_page(request: HttpRequest, template_name: str, status: int) -> HttpResponse:
     """A 403 or 404 as a page of the portal: its frame and navigation, a link home and one back to
     the list the page belongs to."""
-    if request.path.startswith("/api/"):
+    if is_api_request(request):
         return JsonResponse({"detail": ERROR_DETAILS[status]}, status=status)
     return render(request, template_name, {"way_back": way_back(request)}, status=status)
 
@@ -110,7 +111,7 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     """A 500: the portal's frame, with no request context (no context processor, no user, no
     query), so it renders when the database is down."""
-    if request.path.startswith("/api/"):
+    if is_api_request(request):
         return JsonResponse({"detail": ERROR_DETAILS[500]}, status=500)
     html = loader.get_template("500.html").render({"retry": request.get_full_path()})
     return HttpResponse(html, status=500)

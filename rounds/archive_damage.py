@@ -16,8 +16,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
+from config.api_path import is_api_request
+
 log = logging.getLogger(__name__)
-API_PREFIX = "/api/"
 RETRY_AFTER = 300  # seconds: when a missing file's archive may be reachable again (503)
 # Set on the request by the middleware: the logging filter then keeps Django's own line of the
 # answer out of the log (the middleware's line says it all).
@@ -74,7 +75,7 @@ class ArchiveUnreadableAnswer:
             return None
         setattr(request, REQUEST_ATTRIBUTE, exception)
         log.warning("%s %s (%d): %s", request.method, request.path, exception.status, exception.message)
-        if request.path.startswith(API_PREFIX):
+        if is_api_request(request):
             answer = JsonResponse(
                 {
                     "detail": exception.message,
