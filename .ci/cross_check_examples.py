@@ -10,8 +10,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rounds.engine.replay import replay  # noqa: E402
-from rounds.engine.rules import GAMES, preset  # noqa: E402
+from blackjack.replay import replay  # noqa: E402
+from blackjack.rules import GAMES, preset  # noqa: E402
 
 
 def main(examples: Path) -> int:

@@ -1,5 +1,5 @@
 """Wrong passwords, counted in the database so that every process and server counts the same ones,
-and what they hold up before the next password is checked (config/sign_in.py asks, for the
+and what they hold up before the next password is checked (accounts/sign_in.py asks, for the
 portal's sign-in page and the admin's; django-axes's lock of a username at one address is apart).
 
 - Per account, from all addresses together: at most PITBOSS_SIGN_IN_ACCOUNT_GUESSES_PER_HOUR wrong
@@ -38,7 +38,7 @@ KNOWN_ADDRESSES = 5
 KNOWN_FOR = timedelta(days=30)
 PRUNE_BATCH = 500  # rows deleted at most per attempt, so that pruning never holds one up for long
 
-# Set by config.sign_in.SignInTurns on the request whose turn it took: the SignInAttempt's id.
+# Set by accounts.sign_in.SignInTurns on the request whose turn it took: the SignInAttempt's id.
 TURN_ATTRIBUTE = "pitboss_sign_in_turn"
 
 

@@ -73,14 +73,16 @@ class Preferences(models.Model):
 
 
 class SignInAttempt(models.Model):
-    """A sign-in whose password was checked (config.sign_in.SignInTurns, accounts.guesses), counted as
+    """A sign-in whose password was checked (accounts.sign_in.SignInTurns, accounts.guesses), counted as
     a wrong password from the moment it took its turn, before the check, and marked succeeded if the
     password was right. Wrong ones count against their username for an hour (the per-account delay)
     and against their address (its lock), then are deleted; the addresses of a username's last
     successful ones are exempt from its delay. Any username typed is counted, an account's or not."""
 
     username = models.CharField(max_length=255)
-    address = models.GenericIPAddressField(null=True, help_text="As config.sign_in.client_address reads it.")
+    address = models.GenericIPAddressField(
+        null=True, help_text="As accounts.sign_in.client_address reads it."
+    )
     at = models.DateTimeField()
     succeeded = models.BooleanField(default=False)
 

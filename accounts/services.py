@@ -73,6 +73,6 @@ def time_zone_set(*, user, time_zone: str, session=None) -> Preferences:
 
 def time_zone_remember(sender, request, user, **kwargs) -> None:
     """At sign-in (user_logged_in): the user's time zone into their session, read once here so that
-    no page reads it again (config.middleware.user_time_zone)."""
+    no page reads it again (accounts.middleware.user_time_zone)."""
     if request is not None and hasattr(request, "session"):
         request.session[SESSION_KEY] = preferred_time_zone(user)

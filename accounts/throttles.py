@@ -4,7 +4,7 @@ on its own, so the old and the new token of a rotation each have the full rate; 
 by session counts for its user. Beyond the rate DRF answers 429 with Retry-After.
 
 Requests are counted in fixed windows of the rate's period (a minute) by the cache's `incr`
-(config.fixed_window, which the public sheets' throttle shares): two cache calls a request whatever
+(core.fixed_window, which the public sheets' throttle shares): two cache calls a request whatever
 the rate, where DRF's own throttles read and write back the list of every request's time in the last
 period (thousands, at a game server's rate). While the cache is away nothing is counted and every
 request goes through (fail open)."""
@@ -14,7 +14,7 @@ import time
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
-from config.fixed_window import count_in_window
+from core.fixed_window import count_in_window
 
 from .models import ApiToken
 from .roles import GAME_SERVER, user_role
@@ -42,7 +42,7 @@ class RoleRateThrottle(SimpleRateThrottle):
         try:
             count, self.window_ends = count_in_window(self.cache, key, self.duration)
         except ValueError:
-            # No such key: the cache is away, and keeps nothing until it is back (config/cache.py).
+            # No such key: the cache is away, and keeps nothing until it is back (core/cache.py).
             # Uncounted, the request goes through rather than fail.
             return True
         return count <= self.num_requests

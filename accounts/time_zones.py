@@ -1,6 +1,6 @@
 """The time zone a member of staff sees times in: their own choice (accounts.models.Preferences), by
 default the gaming day's (settings.PITBOSS_GAMING_DAY_TIME_ZONE). The session holds it from sign-in
-and from each change, so a page reads no row for it (config.middleware.user_time_zone)."""
+and from each change, so a page reads no row for it (accounts.middleware.user_time_zone)."""
 
 from datetime import datetime
 from functools import cache

@@ -6,8 +6,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.generic import FormView
 
-from config.forms import add_service_errors
-from config.views import PAGE_METHODS
+from core.forms import add_service_errors
+from core.views import PAGE_METHODS
 
 from .forms import PreferencesForm
 from .services import time_zone_set

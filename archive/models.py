@@ -5,7 +5,7 @@ restored, when a month comes back into the database."""
 from django.db import models
 from django.utils import timezone
 
-from config.money import TOTAL_DIGITS
+from core.money import TOTAL_DIGITS
 from tables.models import Table
 
 

@@ -29,7 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 from pyarrow import fs
 
-from config.gaming_day import gaming_day_of
+from core.gaming_day import gaming_day_of
 from rounds.partitions import month_of
 
 from .errors import ArchiveError

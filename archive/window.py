@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from config.gaming_day import gaming_day_of
+from core.gaming_day import gaming_day_of
 from rounds.partitions import PARTITIONED, default_partition_name, is_partitioned, month_of, month_partitions
 
 

@@ -10,7 +10,7 @@ from django.conf.locale import LANG_INFO
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from config.env import (
+from core.env import (
     env_bool,
     env_broker_url,
     env_database,
@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "simple_history",
     "axes",
+    "core",  # its template tags (pitboss) and date formats; no models
     "accounts",
     "outbox",
     "tables",
@@ -62,13 +63,14 @@ INSTALLED_APPS = [
     "sheets",
     "demo",
     "archive",  # archive (issue 21)
+    "portal",  # the home page, search, error pages and navigation
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.no_store.no_store",  # Cache-Control: no-store for a signed-in user and the API
-    "config.body_length.length_required",  # a body without a Content-Length (chunked): 411
-    "config.middleware.refuse_nul_in_path",
+    "core.no_store.no_store",  # Cache-Control: no-store for a signed-in user and the API
+    "core.body_length.length_required",  # a body without a Content-Length (chunked): 411
+    "core.middleware.refuse_nul_in_path",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -76,21 +78,21 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "accounts.session_lifetime.session_lifetime",
-    "config.middleware.user_time_zone",
+    "accounts.middleware.user_time_zone",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
-    "config.sign_in.SignInRefusals",  # a sign-in held up before its password was checked: its page
+    "accounts.sign_in.SignInRefusals",  # a sign-in held up before its password was checked: its page
     "rounds.archive_damage.ArchiveUnreadableAnswer",  # a damaged or missing archived month: 409/503
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: it turns a lockout into its page
 ]
 
 # django-axes's backend comes first: it refuses a locked-out sign-in before any password is checked.
 # SignInTurns then refuses one whose address is locked or whose username's wait is not over, and
-# counts the others (config/sign_in.py). RoleBackend is Django's ModelBackend reading a user's
+# counts the others (accounts/sign_in.py). RoleBackend is Django's ModelBackend reading a user's
 # permissions and roles in one query a request.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "config.sign_in.SignInTurns",
+    "accounts.sign_in.SignInTurns",
     "accounts.backends.RoleBackend",
 ]
 # Sessions are rows in the database. The production settings put their shared Redis cache in front
@@ -107,13 +109,13 @@ SESSION_COOKIE_AGE = int(PITBOSS_SESSION_MAX_AGE.total_seconds())
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Django's logging, plus: a 403 (a page, the API, the CSRF check) is one WARNING line naming the
-# method, path and user, with no traceback (config/log_filters.py). With DEBUG off, warnings and
+# method, path and user, with no traceback (core/log_filters.py). With DEBUG off, warnings and
 # errors go to stderr; Django's own console handler writes only with DEBUG on.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "refusal_one_line": {"()": "config.log_filters.RefusalOneLine"},
+        "refusal_one_line": {"()": "core.log_filters.RefusalOneLine"},
         "archive_answered_once": {"()": "rounds.archive_damage.AnsweredOnce"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
     },
@@ -182,7 +184,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
-# Sign-in throttling, the portal's and the admin's (config/sign_in.py, accounts/guesses.py, django-axes;
+# Sign-in throttling, the portal's and the admin's (accounts/sign_in.py, accounts/guesses.py, django-axes;
 # README, "Security"). Attempts are kept in the database, so every process and server counts the same.
 # - PITBOSS_SIGN_IN_FAILURE_LIMIT failed passwords for one username from one address, each within
 #   PITBOSS_SIGN_IN_LOCKOUT_MINUTES of the one before, lock that username at that address only, until
@@ -202,22 +204,22 @@ PITBOSS_TRUSTED_PROXIES = env_int("PITBOSS_TRUSTED_PROXIES", 0)
 AXES_FAILURE_LIMIT = PITBOSS_SIGN_IN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=PITBOSS_SIGN_IN_LOCKOUT_MINUTES)
 # The pair only: failures for a username from elsewhere never lock it here (issue 43), and an address
-# alone is locked at its own, higher limit by config/sign_in.py (django-axes has one limit for all).
+# alone is locked at its own, higher limit by accounts/sign_in.py (django-axes has one limit for all).
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 # A refused attempt does not restart the wait (retries would keep a lock going for as long as anyone
 # tries), and a success does not wipe the count (an insider could sign in between guesses).
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = False
-AXES_CLIENT_IP_CALLABLE = "config.sign_in.client_address"
-AXES_CLIENT_STR_CALLABLE = "config.sign_in.describe_client"
-AXES_LOCKOUT_CALLABLE = "config.sign_in.locked_out"
+AXES_CLIENT_IP_CALLABLE = "accounts.sign_in.client_address"
+AXES_CLIENT_STR_CALLABLE = "accounts.sign_in.describe_client"
+AXES_LOCKOUT_CALLABLE = "accounts.sign_in.locked_out"
 
 # The portal speaks English (no LocaleMiddleware: nothing follows the browser's language). Only the
 # players' rule sheets (sheets/) are also made in Filipino, each under translation.override, from the
 # catalogue in locale/fil/LC_MESSAGES/ (django.po and its compiled django.mo, both in the repository).
 # Django's language list has no "fil", so it is added here for get_language_info and its template tags.
-# Django has no formats module for "fil" either (its defaults group no digits): config/formats/fil/
+# Django has no formats module for "fil" either (its defaults group no digits): core/formats/fil/
 # gives Filipino's ("." decimal, "," between thousands, as CLDR has it; tests/sheets/test_catalogue.py).
 LANGUAGE_CODE = "en-us"
 LANGUAGES = [("en", "English"), ("fil", "Filipino")]
@@ -225,7 +227,7 @@ LANG_INFO.update(
     {"fil": {"bidi": False, "code": "fil", "name": "Filipino", "name_local": "Filipino"}},
 )
 LOCALE_PATHS = [BASE_DIR / "locale"]
-FORMAT_MODULE_PATH = ["config.formats"]
+FORMAT_MODULE_PATH = ["core.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -268,14 +270,14 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
 
-# The API (see config/api.py): token auth first, so a caller without credentials gets 401 with
+# The API (see core/api.py): token auth first, so a caller without credentials gets 401 with
 # WWW-Authenticate; every view checks model permissions unless it names its own.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["config.api.ModelPermissions"],
+    "DEFAULT_PERMISSION_CLASSES": ["core.api.ModelPermissions"],
     # Requests a minute, counted per token (per user when signed in by session) in the cache; more
     # are answered 429 with Retry-After (accounts/throttles.py). A game server checks every stake
     # (POST /api/limits/check): a 5,000-player Boundless table makes about 10,000 checks and one
@@ -289,16 +291,16 @@ REST_FRAMEWORK = {
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "core.api.Pagination",
     # JSON bodies: at most DATA_UPLOAD_MAX_MEMORY_SIZE bytes (Django's 2.5 MiB; a JSON 413 above it)
-    # and config.parsers.MAX_JSON_DEPTH (64) levels of nesting (a 400 deeper).
+    # and core.parsers.MAX_JSON_DEPTH (64) levels of nesting (a 400 deeper).
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",
+        "core.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
     "COERCE_DECIMAL_TO_STRING": True,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
@@ -318,8 +320,8 @@ SPECTACULAR_SETTINGS = {
     # Every operation's error answers with the one error body, and times of day as DRF writes them.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.api.document_errors",
-        "config.api.times_of_day",
+        "core.api.document_errors",
+        "core.api.times_of_day",
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameEnum": "tables.choices.Game",

@@ -12,9 +12,9 @@ Everything else, such as DATABASE_URL and CELERY_BROKER_URL, is read as in devel
 
 from django.core.exceptions import ImproperlyConfigured
 
-from config.cache import production_cache
-from config.env import env_bool, env_list, env_str, is_redis_url
 from config.settings import *  # noqa: F403
+from core.cache import production_cache
+from core.env import env_bool, env_list, env_str, is_redis_url
 
 if env_bool("DEBUG", False):
     raise ImproperlyConfigured("DEBUG must be off in production: unset it (or set DEBUG=false).")
@@ -69,7 +69,7 @@ if cache_url is None:
     )
 if not is_redis_url(cache_url):
     raise ImproperlyConfigured("CACHE_URL must be a Redis URL (redis://... or rediss://...).")
-# Django's Redis cache behind a breaker (config/cache.py): a Redis that is stopped or does not answer
+# Django's Redis cache behind a breaker (core/cache.py): a Redis that is stopped or does not answer
 # stops nothing; the cache is then skipped, and emptied when it is back.
 CACHES = {"default": production_cache(cache_url)}
 # A page reads its session from that cache; every change is written to the database too (Django's

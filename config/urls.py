@@ -3,9 +3,10 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from config import health, views
-from config.home import home
-from rounds.search import search
+from core.views import PAGE_METHODS
+from portal import errors, health
+from portal.home import home
+from portal.search import search
 
 urlpatterns = [
     path("", home, name="home"),
@@ -15,7 +16,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",
-        auth_views.PasswordChangeView.as_view(http_method_names=views.PAGE_METHODS),
+        auth_views.PasswordChangeView.as_view(http_method_names=PAGE_METHODS),
         name="password_change",
     ),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
@@ -30,6 +31,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
 ]
 
-handler404 = views.not_found
-handler403 = views.permission_denied
-handler500 = views.server_error
+handler404 = errors.not_found
+handler403 = errors.permission_denied
+handler500 = errors.server_error

@@ -1,6 +1,6 @@
 from django.db import models
 
-from rounds.engine.rules import BET_KIND_LABELS
+from blackjack.rules import BET_KIND_LABELS
 
 
 class AccountType(models.TextChoices):

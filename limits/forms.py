@@ -2,8 +2,8 @@
 
 from django import forms
 
-from config.forms import HISTORY_REASON_LENGTH, ReasonField, StakeField
-from rounds.engine.document import ID_CHARACTERS, MAX_ID_LENGTH
+from blackjack.document import ID_CHARACTERS, MAX_ID_LENGTH
+from core.forms import HISTORY_REASON_LENGTH, ReasonField, StakeField
 from tables.choices import Currency, Game
 from tables.models import Table
 

@@ -9,8 +9,8 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
-from config.money import AMOUNT_DIGITS, money_text
-from rounds.engine.document import player_id_problem
+from blackjack.document import player_id_problem
+from core.money import AMOUNT_DIGITS, money_text
 from tables.choices import Currency, Game
 from tables.models import Table
 

@@ -6,8 +6,8 @@ from decimal import ROUND_FLOOR, Decimal
 
 from django.utils import timezone
 
-from config.money import money_text
-from rounds.engine.rules import kind_label
+from blackjack.rules import kind_label
+from core.money import money_text
 from tables.models import Table, TableConfiguration
 from tables.selectors import configuration_in_force
 

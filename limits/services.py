@@ -8,12 +8,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from config.money import money_text
-from config.refusals import refused_when_taken, require_reason
+from core.money import money_text
+from core.refusals import refused_when_taken, require_reason
+from core.templatetags.pitboss import local_time_text
 from tables.choices import Currency, Game
 from tables.models import Table
 from tables.selectors import configuration_in_force
-from tables.templatetags.pitboss import local_time_text
 
 from .choices import TABLE_LIMIT_KINDS, AccountType, BetKind, PlayerStatus
 from .models import PersonalLimit, Player, TableLimit

@@ -1,7 +1,7 @@
 import django_tables2 as tables
 from django.utils import timezone
 
-from config.listing import BadgeColumn, CellColumn, LocalTimeColumn, MoneyColumn
+from core.listing import BadgeColumn, CellColumn, LocalTimeColumn, MoneyColumn
 
 from .models import PersonalLimit, Player, TableLimit
 

@@ -10,13 +10,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.generic import DetailView, FormView, TemplateView
 
-from config.forms import add_service_errors
-from config.listing import FilteredListView
-from config.views import PermissionRequiredMixin
+from core.forms import add_service_errors
+from core.listing import FilteredListView
+from core.templatetags.pitboss import local_time_text
+from core.views import PermissionRequiredMixin
 from tables.history import with_changes
 from tables.models import Table
 from tables.selectors import configuration_in_force
-from tables.templatetags.pitboss import local_time_text
 
 from . import services
 from .filtersets import PersonalLimitFilterSet, PlayerFilterSet, TableLimitFilterSet

@@ -13,7 +13,7 @@ without a correction are looked at: a re-settlement or a void has dealt with the
 from datetime import date
 from decimal import ROUND_DOWN, Decimal
 
-from config.money import exact_product
+from core.money import exact_product
 from rounds.models import Bet
 from rounds.outcome import RoundOutcome, outcome_q
 from rounds.totals import most_returned

@@ -9,7 +9,7 @@ another run's rows are never touched.
 
 What the figures mean:
 - A round belongs to the gaming day in which it opened, as ingest stored it (Round.gaming_day,
-  from `config.gaming_day`): the day its totals were added to.
+  from `core.gaming_day`): the day its totals were added to.
 - RTP figures count the rounds that were played: completed rounds whose correction, if any, does
   not take them out (`rounds.outcome.NOT_PLAYED`: cancelled in an incident, refunded; voided,
   every payout reversed and every stake returned). A round the game server cancelled never counts.
@@ -34,54 +34,28 @@ ids, five for the summary, then three deletes and three inserts.
 
 from collections import defaultdict
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 
 from django.db import connection, transaction
 
-from config.gaming_day import GamingDay, gaming_day
-from config.money import exact_product, exact_sum
+from blackjack.rules import SIDE_OPTION_KINDS
+from core.gaming_day import GamingDay, gaming_day
+from core.money import exact_product, exact_sum
 from rounds.choices import ProposalStatus, RoundStatus
-from rounds.engine.rules import SIDE_OPTION_KINDS
 from rounds.models import Adjustment, Bet, Finding, Resettlement, Round, RoundCorrection, TableDayTotal
 from rounds.totals import player_totals_catch_up, top_odds
 from tables.models import Table
 
 from . import exposure
+from .day_rounds import DayRounds, KindGroup, Version
 from .models import DailyExposure, DailyFigures, DailyTableSummary, IntervalMethod, ReportRun
-from .played import NOT_PLAYED_IN, NOT_PLAYED_ROUND_SQL
+from .played import NOT_PLAYED_IN
 from .players import player_totals_cte
 from .stats import Z95, Z99, RoundMoments, exact, money, rtp, rtp_interval
 from .summary import table_summary
 
 # --- the day's rounds -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DayRounds:
-    """Rounds of one gaming day, of one table or of every table, as a WHERE clause on the alias `r`."""
-
-    day: GamingDay
-    table_id: int | None = None
-    completed_only: bool = True
-
-    def where(self) -> tuple[str, list]:
-        sql = "r.gaming_day = %s"
-        params = [connection.ops.adapt_datefield_value(self.day.day)]
-        if self.table_id is not None:
-            sql += " AND r.table_id = %s"
-            params.append(self.table_id)
-        if self.completed_only:
-            sql += f" AND r.status = %s AND NOT EXISTS ({NOT_PLAYED_ROUND_SQL.format(round='r.id')})"
-            params.append(RoundStatus.COMPLETED.value)
-        return sql, params
-
-    def every_round(self):
-        """Every round of the day (and table) as a queryset, whatever its outcome."""
-        rounds = Round.objects.filter(gaming_day=self.day.day)
-        if self.table_id is not None:
-            rounds = rounds.filter(table_id=self.table_id)
-        return rounds
 
 
 TABLES = {
@@ -113,22 +87,6 @@ def fetch(sql: str, params: list) -> list[tuple]:
 
 
 # --- one aggregate over per-round results ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class KindGroup:
-    """One bet kind's completed rounds under one configuration version of one table."""
-
-    table_id: int
-    configuration_id: int | None
-    kind: str
-    bets: int
-    stakes: Decimal
-    moments: RoundMoments
-    largest_round_stakes: Decimal  # the most this kind staked in one round (side options)
-    largest_round_pk: int | None  # that round (the first stored, when several)
-    after_max_round_bets: int
-    after_max_round_stakes: Decimal
 
 
 # The day's totals of one table that ingest added its completed rounds to.
@@ -334,20 +292,6 @@ def _largest_rounds(rounds: DayRounds, wanted: set[tuple[int, str]]) -> dict[tup
 
 
 # --- configuration versions --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Version:
-    """What the figures need of a configuration version: its theoretical odds, if known, and rules."""
-
-    pk: int
-    number: int
-    valid_from: datetime
-    rtp: dict[str, Decimal]  # bet kind -> theoretical RTP; empty while its odds are not worked out
-    patterns: dict[str, dict[str, float]]  # side option -> paying pattern -> probability
-    paytables: dict[str, tuple[str, ...]]  # side option -> the patterns its paytable pays
-    top_odds: dict[str, Decimal]  # side option -> the odds of its paytable's top pattern
-    shared_deal: bool
 
 
 def versions(configurations) -> dict[int, Version]:

@@ -25,22 +25,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 from django.db import connection
 
+from blackjack.rules import SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS
 from limits.models import Player
 from rounds.choices import RoundStatus
-from rounds.engine.rules import SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS
 from rounds.models import Bet, Round, RoundKey, TableDayPatternHits
 
+from .day_rounds import DayRounds, KindGroup, Version
 from .models import DailyExposure
 from .played import NOT_PLAYED_ROUND_SQL
 from .players import player_totals_cte
 from .stats import binomial_p_value, money
-
-if TYPE_CHECKING:
-    from .daily import DayRounds, KindGroup, Version
 
 __all__ = ["SIDE_OPTION_KINDS", "KindPlayers", "exposure_rows", "kind_players"]
 

@@ -1,8 +1,8 @@
 import django_filters
 
-from config.filters import MAX_KEY
+from blackjack.rules import SIDE_OPTION_KINDS
+from core.filters import MAX_KEY
 from limits.choices import BetKind
-from rounds.engine.rules import SIDE_OPTION_KINDS
 from tables.choices import Currency, Game
 
 from .models import (

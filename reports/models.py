@@ -98,7 +98,7 @@ PERCENT_READING = Context(prec=100)  # quantizes any RTP the columns can hold
 
 class PercentField(models.DecimalField):
     """An RTP or an end of its interval, in percent to 4 places (reports.stats.rtp), as large as the
-    day makes it (an unconstrained NUMERIC, config.money): a Pair bet of 0.01 reported returning
+    day makes it (an unconstrained NUMERIC, core.money): a Pair bet of 0.01 reported returning
     10,000.00 is an observed RTP of 100,000,000 %, which the report must still hold and flag.
 
     Read back at its 4 places: SQLite, which keeps a decimal as a float, gives an unconstrained one

@@ -27,12 +27,11 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from config.gaming_day import GamingDay
-from config.money import money_text
+from blackjack.rules import BET_KINDS, kind_label, pattern_label
+from core.gaming_day import GamingDay
+from core.money import money_text
 from rounds.choices import FindingCode
-from rounds.engine.rules import BET_KINDS, kind_label
 from tables.choices import Game
-from tables.forms import pattern_label
 from tables.models import Table
 
 from .models import (

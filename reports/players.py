@@ -5,15 +5,11 @@ voided). A player counts when some such bets remain."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rounds.choices import RoundStatus
 from rounds.models import Bet, PlayerDayTotal, Round, RoundCorrection
 
+from .day_rounds import DayRounds, Version
 from .played import NOT_PLAYED_IN
-
-if TYPE_CHECKING:
-    from .daily import DayRounds, Version
 
 # `player_totals`: (table_id, kind, player_id, bets, stakes, liability) with bets > 0.
 PLAYER_TOTALS_CTE = f"""
@@ -39,8 +35,6 @@ player_totals AS (
 def player_totals_cte(rounds: DayRounds, known: dict[int, Version] | None = None) -> tuple[str, list]:
     """The `WITH` clause defining `player_totals` for the day (and table) of `rounds`, its parameters.
     The liability of the bets taken out is worked out with the top odds of `known` versions."""
-    from .daily import DayRounds
-
     where, params = DayRounds(rounds.day, rounds.table_id, completed_only=False).where()
     table, table_params = (
         ("AND p.table_id = %s", [rounds.table_id]) if rounds.table_id is not None else ("", [])

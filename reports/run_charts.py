@@ -21,8 +21,7 @@ from datetime import date, timedelta
 
 from django.db import transaction
 
-from rounds.engine.rules import kind_label
-from tables.forms import pattern_label
+from blackjack.rules import kind_label, pattern_label
 
 from .charts import PatternHits, TrendPoint, days_with_figures, pattern_hits_svg, rtp_trend_svg
 from .models import (

@@ -3,7 +3,7 @@
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.views.generic import DetailView
 
-from config.views import PermissionRequiredMixin
+from core.views import PermissionRequiredMixin
 
 from .models import ReportDocument, ReportRun, RunStatus
 from .progress import run_progress

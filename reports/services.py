@@ -18,7 +18,7 @@ from django.db.models import Max
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
-from config.gaming_day import last_closed_gaming_day
+from core.gaming_day import last_closed_gaming_day
 from outbox.services import task_send_on_commit
 
 from .models import ReportRun, RunStatus, RunTrigger

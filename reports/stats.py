@@ -15,7 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from scipy.stats import binomtest, norm
 
-from config.money import exact_sum
+from core.money import exact_sum
 
 CENT = Decimal("0.01")
 RTP_PLACES = Decimal("0.0001")

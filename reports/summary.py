@@ -17,7 +17,7 @@ money of its refunds and voids, its findings counted apart by what they are abou
 
 from django.db.models import Count, Q, Sum
 
-from config.gaming_day import GamingDay
+from core.gaming_day import GamingDay
 from rounds.choices import ProposalStatus
 from rounds.models import Finding, Refund, Resettlement, Round, VoidLine
 from rounds.outcome import RoundOutcome, outcome_q

@@ -1,9 +1,9 @@
 import django_tables2 as tables
 
-from config.listing import BadgeColumn, CellColumn, LocalTimeColumn, MoneyColumn
-from rounds.engine.rules import kind_label
+from blackjack.rules import kind_label
+from core.listing import BadgeColumn, CellColumn, LocalTimeColumn, MoneyColumn
+from core.templatetags.pitboss import local_time
 from tables.choices import Game
-from tables.templatetags.pitboss import local_time
 
 from .models import (
     DailyExposure,

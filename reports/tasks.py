@@ -32,7 +32,7 @@ from celery import chain, chord, current_app, group, shared_task
 from django.core.exceptions import ValidationError
 from django.db import OperationalError, transaction
 
-from config.gaming_day import last_closed_gaming_day
+from core.gaming_day import last_closed_gaming_day
 from rounds.totals import player_totals_catch_up
 from tables.models import Table
 

@@ -28,11 +28,11 @@ from django.views import View
 from django.views.decorators.csp import csp_override
 from django.views.generic import FormView
 
-from config.filters import positive_number
-from config.forms import IsoDateInput, add_service_errors
-from config.gaming_day import GamingDay, last_closed_gaming_day
-from config.listing import FilteredListView
-from config.views import PermissionRequiredMixin
+from core.filters import positive_number
+from core.forms import IsoDateInput, add_service_errors
+from core.gaming_day import GamingDay, last_closed_gaming_day
+from core.listing import FilteredListView
+from core.views import PermissionRequiredMixin
 
 from .filtersets import (
     DailyExposureFilterSet,

@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
-from config.api_path import is_api_request
+from core.api_path import is_api_request
 
 log = logging.getLogger(__name__)
 RETRY_AFTER = 300  # seconds: when a missing file's archive may be reachable again (503)

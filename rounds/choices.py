@@ -1,6 +1,6 @@
 from django.db import models
 
-from rounds.engine.findings import FINDING_CODES
+from blackjack.findings import FINDING_CODES
 
 
 class RoundStatus(models.TextChoices):

@@ -2,7 +2,7 @@
 
 They are not stored as rows of their own: the document, kept as received, already holds them, and
 one row per spot and hand cost 150 bytes a bet on disk (BENCHMARKS.md). The document was checked
-when the round was stored (rounds.engine.document), so it is read here as it is.
+when the round was stored (blackjack.document), so it is read here as it is.
 """
 
 from collections.abc import Iterable, Sequence

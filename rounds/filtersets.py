@@ -4,10 +4,10 @@ from operator import or_
 import django_filters
 from django.db.models import Exists, F, OuterRef, Q
 
-from config.filters import UtcDateTimeFilter
-from rounds.engine.rules import BET_KIND_LABELS
+from blackjack.rules import BET_KIND_LABELS
+from core.filters import UtcDateTimeFilter
+from core.templatetags.pitboss import zoned_label
 from tables.choices import Game
-from tables.templatetags.pitboss import zoned_label
 
 from .choices import FindingCode, IncidentKind, IncidentStatus, ProposalStatus, RoundStatus
 from .models import Bet, Finding, Incident, Refund, Resettlement, Round, Void

@@ -5,8 +5,8 @@ from datetime import date, timedelta
 from django import forms
 from django.utils import timezone
 
-from config.forms import IsoDateInput
-from config.gaming_day import gaming_day_of
+from core.forms import IsoDateInput
+from core.gaming_day import gaming_day_of
 
 
 class RoundReviewForm(forms.Form):

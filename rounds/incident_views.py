@@ -13,8 +13,9 @@ from django.utils.functional import cached_property
 from django.views.generic import DetailView, FormView
 from django_tables2 import RequestConfig
 
-from config.forms import ReasonField, add_service_errors
-from config.listing import (
+from blackjack.rules import kind_label
+from core.forms import ReasonField, add_service_errors
+from core.listing import (
     PAGE_SIZE,
     BadgeColumn,
     CellColumn,
@@ -23,10 +24,9 @@ from config.listing import (
     LocalTimeColumn,
     MoneyColumn,
 )
-from config.views import PermissionRequiredMixin
-from rounds.engine.rules import kind_label
+from core.templatetags.pitboss import local_time_text
+from core.views import PermissionRequiredMixin
 from tables.models import Table
-from tables.templatetags.pitboss import local_time_text
 
 from . import services
 from .choices import IncidentKind, IncidentStatus

@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.functional import cached_property
 
-from config.money import AMOUNT_DIGITS, TOTAL_DIGITS, money_text
+from core.money import AMOUNT_DIGITS, TOTAL_DIGITS, money_text
 from limits.models import Player
 from tables.models import Table, TableConfiguration
 
@@ -66,7 +66,7 @@ class Round(models.Model):
     number = models.PositiveIntegerField()
     opened_at = models.DateTimeField()
     gaming_day = models.DateField(
-        help_text="The gaming day it opened in (config.gaming_day), under the settings when it was stored."
+        help_text="The gaming day it opened in (core.gaming_day), under the settings when it was stored."
     )
     closed_at = models.DateTimeField()
     status = models.CharField(max_length=16, choices=RoundStatus.choices)
@@ -234,7 +234,7 @@ class Finding(models.Model):
 
 def moment(verbose_name: str = "", **options) -> models.DecimalField:
     """A sum of squared or multiplied amounts: exact, and as wide as it grows (an unconstrained
-    NUMERIC, config.money): 45 rounds of fifteen bets at the format's bound already pass 10^28."""
+    NUMERIC, core.money): 45 rounds of fifteen bets at the format's bound already pass 10^28."""
     return models.DecimalField(verbose_name, **options)
 
 

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.functional import cached_property
 
-from config.forms import ReasonField, add_service_errors
+from core.forms import ReasonField, add_service_errors
 
 from . import services
 from .models import Round

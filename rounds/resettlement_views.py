@@ -11,9 +11,9 @@ from django.shortcuts import redirect
 from django.urls import path
 from django.views.generic import DetailView, FormView
 
-from config.forms import ReasonField, add_service_errors
-from config.listing import BadgeColumn, FilteredListView, LocalTimeColumn
-from config.views import PermissionRequiredMixin
+from core.forms import ReasonField, add_service_errors
+from core.listing import BadgeColumn, FilteredListView, LocalTimeColumn
+from core.views import PermissionRequiredMixin
 
 from . import services
 from .choices import ProposalStatus

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from tables.templatetags.pitboss import local_time_text
+from core.templatetags.pitboss import local_time_text
 
 from .models import Round
 

@@ -8,7 +8,7 @@ from django.db import models
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, StringAgg, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
-from config.filters import in_utc
+from core.filters import in_utc
 
 from .choices import ProposalStatus
 from .deal import DealtSpot

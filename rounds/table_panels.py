@@ -5,7 +5,7 @@ imports rounds: apps depend downwards)."""
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from config.gaming_day import gaming_day_of
+from core.gaming_day import gaming_day_of
 from tables.selectors import TablePanel
 
 from .choices import IncidentStatus

@@ -3,10 +3,10 @@
 import django_tables2 as tables
 from django.utils.functional import cached_property
 
-from config.links import ArgumentUrls
-from config.listing import CellColumn, LocalTimeColumn, MoneyColumn
-from rounds.engine.rules import kind_label
-from tables.templatetags.pitboss import local_time_text
+from blackjack.rules import kind_label
+from core.links import ArgumentUrls
+from core.listing import CellColumn, LocalTimeColumn, MoneyColumn
+from core.templatetags.pitboss import local_time_text
 
 from .choices import RoundStatus
 from .models import Bet, Round
@@ -39,7 +39,7 @@ class OutcomeColumn(CellColumn):
 
 class RoundLinks:
     """A table whose rows link to round pages (`linkify=round_url`): one reverse() for the table,
-    not one a row (config/links.py). `round_pages`: whether the viewer may open them
+    not one a row (core/links.py). `round_pages`: whether the viewer may open them
     (rounds.access.may_open_rounds); without, the round ids are shown unlinked."""
 
     def __init__(self, *args, round_pages: bool = True, **kwargs):

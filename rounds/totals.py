@@ -16,10 +16,10 @@ from decimal import Decimal
 
 from django.db import connection, transaction
 
-from config.money import exact_product
+from blackjack.rules import RuleSet
+from core.money import exact_product
 from tables.models import TableConfiguration
 
-from .engine.rules import RuleSet
 from .models import Bet, PlayerDayTotal, PlayerTotalsPending, Round, TableDayPatternHits, TableDayTotal
 
 # What the totals need of one bet: its kind, the reported stake, wagered and returned, the pattern

@@ -17,13 +17,13 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.generic import TemplateView, View
 
-from config.exports import CSV, EXPORT_PARAM, chunked_values, csv_response
-from config.forms import add_service_errors
-from config.gaming_day import gaming_day
-from config.listing import REFUSED_FILTER, FilteredListView
+from core.exports import CSV, EXPORT_PARAM, chunked_values, csv_response
+from core.forms import add_service_errors
+from core.gaming_day import gaming_day
+from core.listing import REFUSED_FILTER, FilteredListView
+from core.templatetags.pitboss import zoned_label
 from limits.choices import BetKind
 from limits.models import Player
-from tables.templatetags.pitboss import zoned_label
 
 from .access import PLAY_RECORDS, ROUND_PAGES, may_open_rounds
 from .filtersets import BetFilterSet, RoundFilterSet

@@ -19,8 +19,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from blackjack.rules import DEALER_WORDS, SIDE_OPTION_PATTERNS, RuleSet
 from limits.models import TableLimit
-from rounds.engine.rules import DEALER_WORDS, SIDE_OPTION_PATTERNS, RuleSet
 from tables.choices import ConfigurationStatus
 from tables.models import ConfigurationOdds, Table, TableConfiguration
 

@@ -45,7 +45,7 @@ LANGUAGE_NAMES = {"en": "English", "fil": "Filipino"}
 SOURCES = (
     "templates/sheets/*",
     "locale/*/LC_MESSAGES/django.mo",
-    "config/formats/*/formats.py",
+    "core/formats/*/formats.py",
     "sheets/*.py",
 )
 PACKAGES = ("django", "weasyprint")

@@ -4,7 +4,7 @@ all three in one count. Beyond PITBOSS_SHEET_REQUESTS_PER_MINUTE (0: no throttle
 with Retry-After (the seconds to the next minute) and the sheets' problem page, the API 429 with
 Retry-After as DRF answers it.
 
-The address is the one sign-in throttling counts (config.sign_in.client_address): the connection's,
+The address is the one sign-in throttling counts (accounts.sign_in.client_address): the connection's,
 or behind PITBOSS_TRUSTED_PROXIES proxies the one they forwarded. A counter the cache lost between its
 add and its incr (ValueError) lets the request through: a throttle that refuses every reader of the
 sheets while the cache recovers would do what it is there to prevent.
@@ -17,8 +17,8 @@ from django.conf import settings
 from django.core.cache import cache
 from rest_framework.throttling import BaseThrottle
 
-from config.fixed_window import count_in_window
-from config.sign_in import client_address
+from accounts.sign_in import client_address
+from core.fixed_window import count_in_window
 
 WINDOW_SECONDS = 60
 KEY = "throttle_public_sheets_{address}"

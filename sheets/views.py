@@ -17,8 +17,8 @@ from django.shortcuts import render
 from django.utils.decorators import decorator_from_middleware, method_decorator
 from django.views import View
 
-from config.filters import UtcDateTimeField
-from config.views import PermissionRequiredMixin
+from core.filters import UtcDateTimeField
+from core.views import PermissionRequiredMixin
 from tables.models import Table
 
 from .content import SHEET_LANGUAGES, NoSheet, RuleSheet, sheet_of_version

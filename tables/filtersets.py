@@ -1,7 +1,7 @@
 import django_filters
 from django.db.models import Q
 
-from config.filters import UtcDateTimeFilter
+from core.filters import UtcDateTimeFilter
 
 from .choices import ConfigurationStatus, Currency, Game, TableStatus
 from .models import Table, TableConfiguration, TableStatusChange

@@ -4,8 +4,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from config.forms import HISTORY_REASON_LENGTH, ReasonField, add_service_errors
-from rounds.engine.rules import (
+from blackjack.rules import (
     AUTO_PLAY_POLICIES,
     MAX_ODDS,
     MAX_ROUND_BOUND,
@@ -17,21 +16,19 @@ from rounds.engine.rules import (
     RuleError,
     RuleSet,
     kind_label,
+    pattern_label,
     preset,
 )
+from core.forms import HISTORY_REASON_LENGTH, ReasonField, add_service_errors
+from core.templatetags.pitboss import odds_text, zoned_label
 
 from .choices import Currency, Game, TableStatus
-from .templatetags.pitboss import odds_text, zoned_label
 
 AUTO_PLAY_LABELS = {
     "hit_to_12": "Hit to 12, then stand",
     "stand": "Stand",
     "strategy": "Play the strategy table",
 }
-
-
-def pattern_label(pattern: str) -> str:
-    return pattern.replace("_", " ").replace("plus", "or more").capitalize()
 
 
 DEALER_HELP = "Who deals at the table: the Deluxe and Boundless rule sheets call them the facilitator."

@@ -2,7 +2,7 @@
 
 from decimal import Decimal
 
-from config.money import money
+from core.money import money
 
 
 def with_changes(records, key=lambda record: None, skip_unchanged=False, currency=""):

@@ -10,8 +10,8 @@ from django.db import models
 from django.db.models.functions import Now
 from simple_history.models import HistoricalRecords
 
-from rounds.engine.odds import METHOD_VERSION
-from rounds.engine.rules import DEALER_WORDS, RuleSet
+from blackjack.odds import METHOD_VERSION
+from blackjack.rules import DEALER_WORDS, RuleSet
 
 from .choices import ConfigurationStatus, Currency, Game, TableStatus
 
@@ -168,7 +168,7 @@ class TableStatusChange(models.Model):
 
 
 class ConfigurationOdds(models.Model):
-    """The theoretical RTP of one configuration version, worked out by `rounds.engine.odds`.
+    """The theoretical RTP of one configuration version, worked out by `blackjack.odds`.
 
     `figures` is `{"rtp": {kind: "99.5169"}, "auto_play": "91.9761", "patterns": {kind: {pattern:
     probability}}, "strategy": "...", "chart": {...}, "method": 2}`: RTPs in percent as decimal strings,
@@ -184,7 +184,7 @@ class ConfigurationOdds(models.Model):
     computed_at = models.DateTimeField(auto_now_add=True)
     seconds = models.FloatField(help_text="How long the computation took (0 when copied).")
     method = models.PositiveSmallIntegerField(
-        help_text="The odds engine's method that worked these out (rounds.engine.odds.METHOD_VERSION)."
+        help_text="The odds engine's method that worked these out (blackjack.odds.METHOD_VERSION)."
     )
     copied_from = models.ForeignKey(
         "self",

@@ -2,7 +2,7 @@
 
 A new version (a new table, a configuration change) schedules `tables.tasks.configuration_odds`
 when its transaction commits. A version's rules never change, so its figures are worked out again only
-when the odds engine's method changes (`rounds.engine.odds.METHOD_VERSION`): figures of an older method
+when the odds engine's method changes (`blackjack.odds.METHOD_VERSION`): figures of an older method
 are then replaced in place. `configuration_odds_recompute` does that for every version: Celery beat
 runs it (`tables.tasks.configuration_odds_refresh`), `manage.py odds_refresh` at once. A version whose
 rules equal another's takes that one's figures, if they are of the present method.
@@ -18,10 +18,9 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from outbox.services import task_send_on_commit
-from rounds.engine.odds import METHOD_VERSION, theoretical_odds
-from rounds.engine.odds.chart import ACTION_CODES
-from rounds.engine.rules import kind_label
+from blackjack.odds import METHOD_VERSION, theoretical_odds
+from blackjack.odds.chart import ACTION_CODES
+from blackjack.rules import kind_label
 
 from .models import ConfigurationOdds, TableConfiguration
 
@@ -32,14 +31,6 @@ PUBLISHED_TOLERANCE = Decimal("0.05")
 def rules_digest(configuration: TableConfiguration) -> str:
     text = json.dumps(configuration.rule_set.to_dict(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def configuration_odds_schedule(configuration: TableConfiguration) -> None:
-    """Work out the version's figures in a Celery task once the version is committed (through the
-    outbox: a broker outage delays the figures, it never fails the change)."""
-    from .tasks import configuration_odds
-
-    task_send_on_commit(configuration_odds, configuration.pk)
 
 
 def configuration_odds_compute(*, configuration: TableConfiguration) -> ConfigurationOdds:

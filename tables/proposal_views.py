@@ -13,8 +13,9 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.generic import TemplateView
 
-from config.filters import positive_number
-from config.forms import add_service_errors
+from core.filters import positive_number
+from core.forms import add_service_errors
+from core.templatetags.pitboss import local_time_text
 
 from . import services
 from .choices import ConfigurationStatus
@@ -22,7 +23,6 @@ from .forms import ConfigurationDecisionForm
 from .models import TableConfiguration
 from .proposals import rtp_preview, rule_changes
 from .selectors import configuration_in_force, open_proposal, previous_approved
-from .templatetags.pitboss import local_time_text
 from .views import TableMixin, describe_rules
 
 

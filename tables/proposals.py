@@ -9,11 +9,18 @@ from decimal import Decimal
 
 from django.conf import settings
 
-from rounds.engine.rules import BET_KINDS, SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS, RuleSet, kind_label
+from blackjack.rules import (
+    BET_KINDS,
+    SIDE_OPTION_KINDS,
+    SIDE_OPTION_PATTERNS,
+    RuleSet,
+    kind_label,
+    pattern_label,
+)
+from core.templatetags.pitboss import odds_text
 
-from .forms import AUTO_PLAY_LABELS, pattern_label
+from .forms import AUTO_PLAY_LABELS
 from .models import ConfigurationOdds, TableConfiguration
-from .templatetags.pitboss import odds_text
 
 RTP_FALL_WARNING = Decimal(1)  # percentage points
 # Shown one by one above; anything else that differs is shown by its name.

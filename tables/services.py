@@ -8,14 +8,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from config.refusals import OwnDecisionRefused, refused_when_taken, require_reason
-from rounds.engine.rules import RuleError, preset
+from blackjack.rules import RuleError, preset
+from core.refusals import OwnDecisionRefused, refused_when_taken, require_reason
+from core.templatetags.pitboss import local_time_text
 
 from .choices import ConfigurationStatus, Currency, Game, TableStatus
 from .models import ConfigurationOdds, Table, TableConfiguration, TableStatusChange
-from .odds import configuration_odds_schedule
 from .selectors import latest_approved, latest_version, open_proposal, previous_approved
-from .templatetags.pitboss import local_time_text
+from .tasks import configuration_odds_schedule
 
 # Checks another app adds (apps depend downwards: tables never imports them). Each is called as
 # `guard(table, new_status)` before a status change and returns a message to refuse it, or None.

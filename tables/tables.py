@@ -1,7 +1,7 @@
 import django_tables2 as tables
 from django.template.loader import render_to_string
 
-from config.listing import BadgeColumn
+from core.listing import BadgeColumn
 
 from .models import Table
 from .selectors import table_alerts

@@ -3,6 +3,8 @@
 from celery import shared_task
 from django.db import OperationalError
 
+from outbox.services import task_send_on_commit
+
 from .models import TableConfiguration
 from .odds import configuration_odds_compute, configuration_odds_recompute, configurations_to_refresh
 
@@ -17,6 +19,12 @@ def configuration_odds(configuration_id: int) -> dict:
     configuration = TableConfiguration.objects.get(pk=configuration_id)
     odds = configuration_odds_compute(configuration=configuration)
     return {"configuration": configuration_id, "rtp": odds.figures["rtp"], "seconds": odds.seconds}
+
+
+def configuration_odds_schedule(configuration: TableConfiguration) -> None:
+    """Work out the version's figures in a Celery task once the version is committed (through the
+    outbox: a broker outage delays the figures, it never fails the change)."""
+    task_send_on_commit(configuration_odds, configuration.pk)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

@@ -9,10 +9,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.generic import DetailView, FormView
 
-from config.forms import add_service_errors
-from config.listing import PAGE_SIZE, FilteredListView, LazyListPaginator
-from config.views import PermissionRequiredMixin
-from rounds.engine.rules import SIDE_OPTION_PATTERNS, kind_label
+from blackjack.rules import SIDE_OPTION_PATTERNS, kind_label
+from core.forms import add_service_errors
+from core.listing import PAGE_SIZE, FilteredListView, LazyListPaginator
+from core.templatetags.pitboss import odds_text
+from core.views import PermissionRequiredMixin
 
 from . import services
 from .choices import ConfigurationStatus, TableStatus
@@ -37,7 +38,6 @@ from .selectors import (
     with_alerts,
 )
 from .tables import TableTable
-from .templatetags.pitboss import odds_text
 
 
 def tables_with_version():

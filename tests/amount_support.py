@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from django.db import connection
 
-from rounds.engine.document import MAX_AMOUNT_DIGITS
+from blackjack.document import MAX_AMOUNT_DIGITS
 
 MOST = Decimal("9" * MAX_AMOUNT_DIGITS + ".99")  # the largest amount the format takes
 CENT = Decimal("0.01")

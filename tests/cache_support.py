@@ -15,7 +15,7 @@ import pytest
 import redis
 from django.core.cache import caches
 
-from config.cache import production_cache
+from core.cache import production_cache
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 CACHED_DATABASE = "django.contrib.sessions.backends.cached_db"
@@ -123,7 +123,7 @@ def production_cache_settings(settings, redis_server):
 
 @pytest.fixture
 def clock(production_cache_settings):
-    """The breaker's clock (config.cache.Breaker.clock), moved by the test."""
+    """The breaker's clock (core.cache.Breaker.clock), moved by the test."""
     moved = Clock()
     breaker().clock = moved
     return moved
@@ -140,5 +140,5 @@ def answer(response) -> tuple[int, str]:
 
 
 def breaker():
-    """The breaker of the default cache (config.cache.Breaker)."""
+    """The breaker of the default cache (core.cache.Breaker)."""
     return caches["default"].breaker

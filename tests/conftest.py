@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 from django.conf import settings
 
-from config.env import is_redis_url
+from core.env import is_redis_url
 
 REQUIRE_SERVICES = os.environ.get("PITBOSS_REQUIRE_SERVICES") == "1"
 CHROMIUM = "/usr/bin/chromium"

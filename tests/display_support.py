@@ -13,9 +13,9 @@ from html.parser import HTMLParser
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from blackjack.rules import BET_KINDS, preset
+from blackjack.simulate import simulate_shoe
 from rounds import services
-from rounds.engine.rules import BET_KINDS, preset
-from rounds.engine.simulate import simulate_shoe
 from rounds.ingest import round_ingest
 from rounds.models import Incident, Resettlement, Round
 

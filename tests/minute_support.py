@@ -1,4 +1,4 @@
-"""Throttles count requests by the minute (config.fixed_window): tests that count them freeze the
+"""Throttles count requests by the minute (core.fixed_window): tests that count them freeze the
 clock 20 seconds into a minute, so that no request falls into the next one."""
 
 from datetime import UTC, datetime

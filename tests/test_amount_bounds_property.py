@@ -17,8 +17,8 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from config.gaming_day import gaming_day
-from config.money import exact_product, exact_sum, money_text
+from core.gaming_day import gaming_day
+from core.money import exact_product, exact_sum, money_text
 from reports.daily import table_day_compute, totals_compute
 from reports.models import DailyFigures, ReportRun, RunStatus
 from reports.pdf import report_html

@@ -90,7 +90,7 @@ def test_a_page_size_below_one_is_not_a_500(compliance, route, per_page):
 
 
 def test_a_page_holds_at_most_the_lists_page_size_whatever_per_page_asks(compliance):
-    from config.listing import PAGE_SIZE
+    from core.listing import PAGE_SIZE
     from limits.models import Player
 
     for number in range(PAGE_SIZE + 1):

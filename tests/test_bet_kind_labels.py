@@ -1,4 +1,4 @@
-"""Bet kinds have one list of labels (rounds.engine.rules.BET_KIND_LABELS), and every page, PDF and API
+"""Bet kinds have one list of labels (blackjack.rules.BET_KIND_LABELS), and every page, PDF and API
 label shows a kind by it: "21+3", never "twenty_one_plus_three"; "Main" the same on every page."""
 
 from datetime import date, time
@@ -8,12 +8,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from blackjack.rules import BET_KIND_LABELS, BET_KINDS, MAIN_KINDS, SIDE_OPTION_KINDS, preset
 from limits.choices import TABLE_LIMIT_KINDS, BetKind
 from limits.models import Player
 from limits.services import personal_limit_set
 from reports.models import DailyExposure, DailyFigures, ReportRun
 from reports.pdf import report_html
-from rounds.engine.rules import BET_KIND_LABELS, BET_KINDS, MAIN_KINDS, SIDE_OPTION_KINDS, preset
 from rounds.models import Bet, Finding
 from tables.forms import ConfigurationForm
 from tables.models import Table

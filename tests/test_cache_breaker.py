@@ -1,4 +1,4 @@
-"""The production cache's breaker (config/cache.py): once the cache has failed, it is left alone (no
+"""The production cache's breaker (core/cache.py): once the cache has failed, it is left alone (no
 call touches its socket) and acts as an empty cache that keeps nothing, until, a retry interval
 later, a short PING finds it back; the cache is then emptied and used again. One WARNING line a
 minute says so while it is away, naming it without its password, and one line when it is back."""
@@ -109,23 +109,23 @@ def test_one_warning_a_minute_while_the_cache_is_away_and_a_line_when_it_is_back
         cache = caches["default"]
         cache.set("kept", 1)
         server.stop()
-        with caplog.at_level(logging.INFO, logger="config.cache"):
+        with caplog.at_level(logging.INFO, logger="core.cache"):
             for _ in range(5):
                 cache.get("kept")
             moved.advance(59)
             cache.get("kept")
-            lines = [record for record in caplog.records if record.name == "config.cache"]
+            lines = [record for record in caplog.records if record.name == "core.cache"]
             assert [record.levelname for record in lines] == ["WARNING"]
             moved.advance(1)
             for _ in range(5):
                 cache.get("kept")
-            lines = [record for record in caplog.records if record.name == "config.cache"]
+            lines = [record for record in caplog.records if record.name == "core.cache"]
             assert [record.levelname for record in lines] == ["WARNING", "WARNING"]
             server.start()
             moved.advance(breaker().retry_seconds)
             cache.get("kept")
             cache.get("kept")
-        lines = [record.getMessage() for record in caplog.records if record.name == "config.cache"]
+        lines = [record.getMessage() for record in caplog.records if record.name == "core.cache"]
         assert len(lines) == 3
         where = f"redis://127.0.0.1:{server.port}/0"
         assert all(where in line and "s3cret" not in line for line in lines)

@@ -2,7 +2,7 @@
 cache (config/settings_production.py: Redis, sessions cached_db) at a Redis of the test's own that
 is stopped or frozen, the API, staff sign-in and the round pages answer as with it up; throttles let
 requests through; sessions come from the database; what was dropped while the cache was away (a
-sign-out) does not come back with it (config/cache.py)."""
+sign-out) does not come back with it (core/cache.py)."""
 
 import io
 

@@ -11,7 +11,7 @@ from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils.timezone import override
 
-from config.money import money
+from core.money import money
 from limits.models import Player
 from rounds.deal import DealtSpot
 from rounds.models import Bet, Finding

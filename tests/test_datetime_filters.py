@@ -1,4 +1,4 @@
-"""Date-and-time filters (config/filters.py, in the rounds' and tables' filtersets) take any
+"""Date-and-time filters (core/filters.py, in the rounds' and tables' filtersets) take any
 offset Python reads and refuse, naming the field, a moment that is no date in UTC. Found by
 tests/test_api_fuzz.py: `opened_before=2946-03-15T03:43:59+22:35` was a server error on
 PostgreSQL (it takes offsets up to 15:59), `0001-01-01T00:00:00+01:00` one on SQLite."""

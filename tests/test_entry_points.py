@@ -98,7 +98,7 @@ def test_an_entry_point_loads_the_production_settings_when_they_are_complete(ent
     assert json.loads(result.stdout) == {
         "module": "config.settings_production",
         "debug": False,
-        "cache": "config.cache.ResilientRedisCache",
+        "cache": "core.cache.ResilientRedisCache",
     }
 
 

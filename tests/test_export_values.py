@@ -1,4 +1,4 @@
-"""config.export_values reads each cell as django-tables2's `as_values()` does, through the ways a
+"""core.export_values reads each cell as django-tables2's `as_values()` does, through the ways a
 column can name a value: a field with choices (its label), a relation that is empty on some rows, an
 annotation some rows lack, a method, a value function taking the record."""
 
@@ -8,7 +8,7 @@ import django_tables2 as tables
 import pytest
 from django.core.management import call_command
 
-from config.export_values import table_values
+from core.export_values import table_values
 from rounds.ingest import round_ingest
 from rounds.models import Round
 from rounds.review import round_review

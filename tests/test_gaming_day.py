@@ -24,11 +24,11 @@ from django.core.management import call_command
 from django.db import connection
 from django.urls import reverse
 
-from config.gaming_day import GamingDay, gaming_day, gaming_day_of, last_closed_gaming_day
+from blackjack.rules import preset
+from blackjack.simulate import simulate
+from core.gaming_day import GamingDay, gaming_day, gaming_day_of, last_closed_gaming_day
 from reports.daily import table_day_compute
 from reports.models import DailyFigures, DailyTableSummary, ReportRun, RunTrigger
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from rounds.models import Bet, PlayerTotalsPending, Round, TableDayTotal
 from rounds.views import PlayRecordView, RoundListView
@@ -213,7 +213,7 @@ def days_by_place(client, opened: dict[str, datetime]) -> dict[str, dict[str, li
         places.setdefault(place, {}).setdefault(round_id, []).append(day)
 
     for round_id, moment in opened.items():
-        put("config.gaming_day.gaming_day_of", round_id, gaming_day_of(moment))
+        put("core.gaming_day.gaming_day_of", round_id, gaming_day_of(moment))
     for round_id, day in Round.objects.values_list("round_id", "gaming_day"):
         put("the round's stored day (Round.gaming_day)", round_id, day)
     for round_id, day in PlayerTotalsPending.objects.values_list("round__round_id", "day"):

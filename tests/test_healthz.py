@@ -1,4 +1,4 @@
-"""GET /healthz (config/health.py): the database, the cache and the broker checked against the real
+"""GET /healthz (portal/health.py): the database, the cache and the broker checked against the real
 services; 200 naming each check, 503 naming what failed. Public, never throttled or locked out,
 never stored by a browser or proxy, no database write; its verdict kept a few seconds."""
 
@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.services import token_create
-from config.health import VERDICT_SECONDS, verdict
+from portal.health import VERDICT_SECONDS, verdict
 from tests.cache_support import (  # noqa: F401
     Clock,
     clock,

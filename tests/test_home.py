@@ -63,7 +63,7 @@ def test_the_stylesheet_is_a_local_static_file():
     assert finders.find("css/pitboss.css") is not None
 
 
-# --- each role's work queue (config.queues) -----------------------------------------------------
+# --- each role's work queue (portal.queues) -----------------------------------------------------
 
 DAY = "2026-11-28"  # the day the fixture rounds were played (tests/fixtures/README.md)
 

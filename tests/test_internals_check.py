@@ -71,7 +71,7 @@ def test_an_undocumented_module_is_caught(code, module):
         "from django.db.models import F, Q",
         "import django_tables2 as tables\nfrom django_tables2 import A",
         "from decimal import Decimal\nfrom __future__ import annotations",
-        "from rounds.engine.rules import kind_label\nfrom tests.factories import user",
+        "from blackjack.rules import kind_label\nfrom tests.factories import user",
         "from . import _anything_of_the_project",
     ],
 )

@@ -8,7 +8,7 @@ from django import forms
 from django.urls import reverse
 from django.utils.html import escape
 
-from config.listing import REFUSED_FILTER, FilteredListView
+from core.listing import REFUSED_FILTER, FilteredListView
 from rounds.services import incident_open
 from tests.factories import player, table, user
 from tests.routes_support import routes, view_class_of

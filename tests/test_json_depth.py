@@ -23,7 +23,7 @@ from drf_spectacular.generators import SchemaGenerator
 from hypothesis import given
 from hypothesis import strategies as st
 
-from config.parsers import MAX_JSON_DEPTH, json_nested_deeper_than
+from core.parsers import MAX_JSON_DEPTH, json_nested_deeper_than
 from tests.api_support import client_as as api_client_as
 from tests.test_permissions import (
     PUBLIC,

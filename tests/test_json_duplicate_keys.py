@@ -127,7 +127,7 @@ def test_a_key_twice_in_a_nested_object_is_named_by_its_place():
 
 @pytest.mark.django_db
 def test_detail_twice_is_named_in_the_message():
-    """`detail` is the message of every error answer, a string (config.api.ERROR_SCHEMA)."""
+    """`detail` is the message of every error answer, a string (core.api.ERROR_SCHEMA)."""
     make_table()
     body = '{"detail": 1, "detail": 2}'
     response = client_as("supervisor").generic(

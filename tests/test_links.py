@@ -3,7 +3,7 @@
 import pytest
 from django.urls import NoReverseMatch, reverse, set_script_prefix
 
-from config.links import ArgumentUrls
+from core.links import ArgumentUrls
 
 ARGUMENTS = [
     "BND1-S0001-001",

@@ -8,13 +8,13 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from config.money import money
+from core.money import money
+from core.templatetags.pitboss import local_time
 from limits.models import PersonalLimit, Player, TableLimit
 from limits.tables import PersonalLimitTable, PlayerTable, TableLimitTable
 from rounds.models import Bet, Round, Shoe
 from rounds.tables import PlayRecordTable, RoundTable
 from tables.models import Table
-from tables.templatetags.pitboss import local_time
 
 OPENED = datetime(2026, 3, 1, 14, 5, tzinfo=UTC)
 
@@ -221,7 +221,7 @@ def test_an_empty_time_shows_the_columns_default_and_exports_nothing():
 
 
 def test_a_table_draws_each_distinct_cell_once_and_keeps_it_to_itself():
-    """Cells that depend on their value alone are drawn once a table (config.listing.CellColumn): a
+    """Cells that depend on their value alone are drawn once a table (core.listing.CellColumn): a
     second table starts with none drawn, as django-tables2 gives each table its own columns."""
     first = RoundTable([a_round("R-1"), a_round("R-2"), a_round("R-3", finding_count=1)])
     assert cells(first, "finding_count")[:2] == ['<span class="subtle">0</span>'] * 2

@@ -87,7 +87,7 @@ SAME_VALUES_LISTS = [
 
 @pytest.mark.parametrize("name", SAME_VALUES_LISTS, ids=str)
 def test_each_lists_csv_holds_what_django_tables2s_as_values_gives(client, history, name, monkeypatch):
-    """config.export_values works each column's value function out once a table: the values are
+    """core.export_values works each column's value function out once a table: the values are
     django-tables2's own, cell for cell."""
     name, argument, query = (*name, None, {})[:3] if isinstance(name, tuple) else (name, None, {})
     query = query or {}
@@ -95,10 +95,10 @@ def test_each_lists_csv_holds_what_django_tables2s_as_values_gives(client, histo
     client.force_login(get_user_model().objects.get(username="supervisor"))
     fast = csv_rows(client.get(url, {**query, "_export": "csv"}))
     monkeypatch.setattr(
-        "config.exports.table_values", lambda table, exclude=(): table.as_values(exclude_columns=exclude)
+        "core.exports.table_values", lambda table, exclude=(): table.as_values(exclude_columns=exclude)
     )
     monkeypatch.setattr(
-        "config.listing.table_values", lambda table, exclude=(): table.as_values(exclude_columns=exclude)
+        "core.listing.table_values", lambda table, exclude=(): table.as_values(exclude_columns=exclude)
     )
     slow = csv_rows(client.get(url, {**query, "_export": "csv"}))
     assert fast == slow

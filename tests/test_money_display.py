@@ -1,4 +1,4 @@
-"""Money has one display (config/money.py): "1,234.50 EUR", a negative with the minus sign U+2212, never
+"""Money has one display (core/money.py): "1,234.50 EUR", a negative with the minus sign U+2212, never
 a plus sign, and on a page one piece of markup. Every page and PDF shows amounts so; exports (CSV)
 keep the plain amount ("-1000.00")."""
 

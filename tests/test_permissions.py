@@ -34,7 +34,7 @@ from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
-from config.gaming_day import last_closed_gaming_day
+from core.gaming_day import last_closed_gaming_day
 from limits.models import PersonalLimit, TableLimit
 from tables.models import ConfigurationOdds, TableConfiguration
 from tables.services import table_set_status
@@ -183,7 +183,7 @@ PUBLIC_SHEETS = {
     "sheets:sheet_language_pdf",
     "api:table-rules",
 }
-# /healthz (config/health.py), for monitors: GET and HEAD, tested in tests/test_healthz.py.
+# /healthz (portal/health.py), for monitors: GET and HEAD, tested in tests/test_healthz.py.
 PUBLIC = {"login", "logout", "healthz", *PUBLIC_SHEETS}
 REPORT_MODELS = ("reportrun", "dailyfigures", "dailytablesummary", "dailyexposure", "reportdocument")
 # The rows a refused request must leave as they were: every model of these apps.

@@ -1,4 +1,4 @@
-"""A refused request is one log line (config/log_filters.py): every 403, from a page, the API or the
+"""A refused request is one log line (core/log_filters.py): every 403, from a page, the API or the
 CSRF check, is one WARNING naming the method, the path and the user, with no traceback. A server
 error keeps its traceback."""
 
@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import path, reverse
 from rest_framework.test import APIClient
 
-from config.log_filters import RefusalOneLine
+from core.log_filters import RefusalOneLine
 from tests.factories import table, user
 
 pytestmark = pytest.mark.django_db

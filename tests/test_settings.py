@@ -1,4 +1,4 @@
-"""The environment helpers in config/env.py: good values parse, bad ones stop start-up."""
+"""The environment helpers in core/env.py: good values parse, bad ones stop start-up."""
 
 import os
 import subprocess
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import (
+from core.env import (
     env_bool,
     env_broker_url,
     env_database,
@@ -198,7 +198,7 @@ def test_start_up_stops_on_a_session_lifetime_of_zero(name):
 
 def test_start_up_stops_on_an_account_allowance_that_would_make_a_real_user_wait_too_long():
     """Under 20 wrong passwords an hour per account, keeping to it would need waits over 5 minutes
-    (config/sign_in.py): a real user, from a new address, could wait that long to sign in."""
+    (accounts/sign_in.py): a real user, from a new address, could wait that long to sign in."""
     name = "PITBOSS_SIGN_IN_ACCOUNT_GUESSES_PER_HOUR"
     assert _import_settings(**{name: "20"}).returncode == 0
     result = _import_settings(**{name: "19"})

@@ -1,4 +1,4 @@
-"""The per-account delay (config/sign_in.py, accounts/guesses.py), through the real sign-in pages.
+"""The per-account delay (accounts/sign_in.py, accounts/guesses.py), through the real sign-in pages.
 
 Issue 43: ten wrong passwords for a username from any addresses locked that user out, so 80
 requests from 80 addresses locked all 8 staff users. Now wrong passwords for one account, from all

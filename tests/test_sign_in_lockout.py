@@ -1,4 +1,4 @@
-"""Sign-in locks (django-axes and config/sign_in.py), through the real sign-in page and the admin's:
+"""Sign-in locks (django-axes and accounts/sign_in.py), through the real sign-in page and the admin's:
 10 failed passwords for one username from one address, each within 15 minutes of the one before,
 lock that username at that address only for 15 minutes (issue 43: wrong passwords from elsewhere
 lock no one out); 30 failures from one address within 15 minutes, whatever the usernames, lock
@@ -139,7 +139,7 @@ def test_an_address_is_let_in_again_after_the_lockout(clock):
     assert signed_in(sign_in(person.username, "pw-" + person.username))
 
 
-# django-axes's lines, and config/sign_in.py's; django.request adds its own for the 429.
+# django-axes's lines, and accounts/sign_in.py's; django.request adds its own for the 429.
 SIGN_IN_LOGGERS = {"axes", "config"}
 
 

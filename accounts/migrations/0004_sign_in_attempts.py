@@ -22,7 +22,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('username', models.CharField(max_length=255)),
-                ('address', models.GenericIPAddressField(help_text='As config.sign_in.client_address reads it.', null=True)),
+                ('address', models.GenericIPAddressField(help_text='As accounts.sign_in.client_address reads it.', null=True)),
                 ('at', models.DateTimeField()),
                 ('succeeded', models.BooleanField(default=False)),
             ],

@@ -6,11 +6,11 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.api import InputSerializer, MoneyField, SlugRelatedField
-from config.api_amounts import AmountField
+from blackjack.document import MAX_ID_LENGTH
+from core.api import InputSerializer, MoneyField, SlugRelatedField
+from core.api_amounts import AmountField
 from limits.choices import TABLE_LIMIT_KINDS, AccountType, BetKind, PlayerStatus
 from limits.models import PersonalLimit, Player, TableLimit, validate_player_id
-from rounds.engine.document import MAX_ID_LENGTH
 from tables.choices import Currency, Game
 from tables.models import Table
 

@@ -9,7 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import ModelPermissions, has_permission, validated, validation_error_data
+from core.api import ModelPermissions, has_permission, validated, validation_error_data
 from limits import services
 from limits.filtersets import PersonalLimitFilterSet, PlayerFilterSet, TableLimitFilterSet
 from limits.models import PersonalLimit, Player, TableLimit

@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from config.api import InputSerializer, MoneyField
+from core.api import InputSerializer, MoneyField
 
 from ..models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun
 

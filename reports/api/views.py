@@ -11,7 +11,7 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config.api import ModelPermissions, has_permission, validated
+from core.api import ModelPermissions, has_permission, validated
 from reports.filtersets import (
     DailyExposureFilterSet,
     DailyFiguresFilterSet,

@@ -8,8 +8,8 @@ from rest_framework import generics, mixins, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
-from config.api import InputSerializer, MoneyField, has_permission, validated
-from config.api_decisions import TransitionRefusalMixin
+from core.api import InputSerializer, MoneyField, has_permission, validated
+from core.api_decisions import TransitionRefusalMixin
 from rounds import services
 from rounds.choices import IncidentKind
 from rounds.filtersets import IncidentFilterSet

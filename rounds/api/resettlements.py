@@ -7,13 +7,13 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
-from config.api import (
+from core.api import (
     InputSerializer,
     MoneyField,
     has_permission,
     validated,
 )
-from config.api_decisions import DecisionView, TransitionRefusalMixin
+from core.api_decisions import DecisionView, TransitionRefusalMixin
 from rounds import services
 from rounds.filtersets import ResettlementFilterSet
 from rounds.models import Adjustment, Resettlement

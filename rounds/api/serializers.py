@@ -5,7 +5,7 @@ from django.urls import NoReverseMatch, reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.api import MoneyField
+from core.api import MoneyField
 from rounds.choices import CancelReason
 from rounds.models import Bet, Finding, Round
 from rounds.outcome import RoundOutcome

@@ -33,8 +33,8 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from config.api import refuse_unknown_fields
-from config.parsers import JSONParser, json_load
+from core.api import refuse_unknown_fields
+from core.parsers import JSONParser, json_load
 from rounds.filtersets import RoundFilterSet
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
 from rounds.models import Bet, Round
@@ -58,7 +58,7 @@ class RoundCursorPagination(pagination.CursorPagination):
 
 
 class RoundsJSONParser(JSONParser):
-    """The API's JSON parser (config/parsers.py: the same data and errors, the same nesting limit)
+    """The API's JSON parser (core/parsers.py: the same data and errors, the same nesting limit)
     with a limit of its own, PITBOSS_ROUND_BODY_LIMIT, for a round of thousands of players; that
     also tells the view whether the body held no float (`view.json_without_floats`): orjson then
     writes the documents' text exactly as the standard library would (strings, integers, true,

@@ -8,8 +8,8 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
-from config.api import InputSerializer, ModelPermissions, MoneyField, has_permission, validated
-from config.api_decisions import DecisionView, TransitionRefusalMixin
+from core.api import InputSerializer, ModelPermissions, MoneyField, has_permission, validated
+from core.api_decisions import DecisionView, TransitionRefusalMixin
 from rounds import services
 from rounds.filtersets import VoidFilterSet
 from rounds.models import BetKey, Incident, Round, Void, VoidLine

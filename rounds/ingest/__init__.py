@@ -24,8 +24,8 @@ and the cyclic garbage collector waits while the round's many small objects are 
 
 from django.db import transaction
 
-from rounds.engine.document import RoundFormatError
-from rounds.engine.replay import cyclic_collector_paused
+from blackjack.document import RoundFormatError
+from blackjack.replay import cyclic_collector_paused
 
 from ..models import Shoe
 from ..table_state import TABLE_CLOSED, opened_while_closed

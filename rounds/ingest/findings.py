@@ -6,12 +6,12 @@ from collections import Counter
 
 from django.utils import timezone
 
-from config.money import money_text
+from blackjack.document import RoundRecord
+from blackjack.replay import ReplayResult
+from blackjack.rules import kind_label, preset
+from core.money import money_text
 from limits.models import TableLimit
 from limits.selectors import effective_limit_from, personal_limits_in_force_by_player
-from rounds.engine.document import RoundRecord
-from rounds.engine.replay import ReplayResult
-from rounds.engine.rules import kind_label, preset
 from tables.models import Table, TableConfiguration
 
 from ..models import Round, Shoe

@@ -5,8 +5,8 @@ from typing import NamedTuple
 from django.db import connection
 from django.utils import timezone
 
+from blackjack.document import RoundRecord
 from limits.models import PersonalLimit, Player
-from rounds.engine.document import RoundRecord
 from tables.models import Table
 
 from ..bulk import insert_rows

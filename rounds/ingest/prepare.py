@@ -9,9 +9,9 @@ import orjson
 from django.conf import settings
 from django.utils import timezone
 
-from rounds.engine.document import RoundFormatError, RoundRecord, parse_round
-from rounds.engine.replay import ReplayResult, replay
-from rounds.engine.rules import RuleSet, preset
+from blackjack.document import RoundFormatError, RoundRecord, parse_round
+from blackjack.replay import ReplayResult, replay
+from blackjack.rules import RuleSet, preset
 from tables.models import Table, TableConfiguration
 from tables.selectors import configuration_in_force
 

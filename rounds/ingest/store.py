@@ -9,9 +9,9 @@ from functools import lru_cache
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from config.gaming_day import gaming_day_of
-from rounds.engine.document import RoundFormatError, RoundRecord
-from rounds.engine.rules import BET_KINDS
+from blackjack.document import RoundFormatError, RoundRecord
+from blackjack.rules import BET_KINDS
+from core.gaming_day import gaming_day_of
 
 from ..bulk import JsonText
 from ..models import Bet, BetKey, Finding, Round, RoundKey, Shoe

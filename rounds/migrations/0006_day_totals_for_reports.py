@@ -57,7 +57,7 @@ def top_odds_case(apps) -> tuple[str, list]:
 
     The configurations as this migration's state has them (today's model asks for columns added
     later); their rules read by the engine's parser, which reads every version ever stored."""
-    from rounds.engine.rules import RuleSet
+    from blackjack.rules import RuleSet
     from rounds.totals import top_odds
 
     TableConfiguration = apps.get_model("tables", "TableConfiguration")
@@ -69,7 +69,7 @@ def top_odds_case(apps) -> tuple[str, list]:
     return (f"CASE {' '.join(cases)} ELSE 0 END" if cases else "0"), params
 
 
-# The gaming day's rule, copied here: a migration must not import the live one (config.gaming_day),
+# The gaming day's rule, copied here: a migration must not import the live one (core.gaming_day),
 # which may change. The zone and cut-off are those of the settings it runs with.
 
 

@@ -1,6 +1,6 @@
 """Each round's gaming day in a column of its own, written at ingest; here for the rounds stored before.
 
-The rule is copied as it stood when this migration was written (config.gaming_day may change later;
+The rule is copied as it stood when this migration was written (core.gaming_day may change later;
 a migration must not import it), with the zone and cut-off of the settings it runs under. The
 rounds are filled one gaming day at a time: one UPDATE per day, over the opened_at index.
 """
@@ -60,7 +60,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='round',
             name='gaming_day',
-            field=models.DateField(null=True, help_text='The gaming day it opened in (config.gaming_day), under the settings when it was stored.'),
+            field=models.DateField(null=True, help_text='The gaming day it opened in (core.gaming_day), under the settings when it was stored.'),
         ),
         migrations.RunPython(gaming_days_of_stored_rounds, migrations.RunPython.noop, elidable=True),
     ]

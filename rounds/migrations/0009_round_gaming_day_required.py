@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='round',
             name='gaming_day',
-            field=models.DateField(help_text='The gaming day it opened in (config.gaming_day), under the settings when it was stored.'),
+            field=models.DateField(help_text='The gaming day it opened in (core.gaming_day), under the settings when it was stored.'),
         ),
         migrations.AddIndex(
             model_name='round',

@@ -3,13 +3,13 @@
 Refusals: bad input is a ValidationError naming the field (HTTP 400, a form error); a transition the
 record's state does not allow is a `TransitionRefused` (HTTP 409); deciding your own proposal is an
 `OwnDecisionRefused` (HTTP 403). Both are ValidationErrors, so a page shows them like any other; both
-are defined in config/refusals.py, shared with the configuration changes of tables.
+are defined in core/refusals.py, shared with the configuration changes of tables.
 """
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from config.refusals import OwnDecisionRefused, TransitionRefused
+from core.refusals import OwnDecisionRefused, TransitionRefused
 
 from ..choices import ProposalStatus
 from ..recall import archived_refusal

@@ -14,8 +14,8 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from config.money import money_text
-from config.refusals import require_reason
+from core.money import money_text
+from core.refusals import require_reason
 from tables.choices import TableStatus
 from tables.models import Table, TableStatusChange
 from tables.services import table_set_status

@@ -5,7 +5,7 @@ cancelled or voided is not re-settled."""
 
 from django.db import IntegrityError, transaction
 
-from config.refusals import require_reason
+from core.refusals import require_reason
 
 from ..choices import CorrectionKind, ProposalStatus, RoundStatus
 from ..models import Adjustment, Bet, Resettlement, Round

@@ -10,8 +10,8 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from config.money import money_text
-from config.refusals import require_reason
+from core.money import money_text
+from core.refusals import require_reason
 
 from ..choices import CorrectionKind, IncidentStatus, ProposalStatus, RoundStatus
 from ..models import Bet, Incident, IncidentNote, Round, Void, VoidLine

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from django import template
 
-from rounds.engine.cards import CARD_SET, RED_SUITS
-from rounds.engine.hand import hand_total
+from blackjack.cards import CARD_SET, RED_SUITS
+from blackjack.hand import hand_total
 
 register = template.Library()
 

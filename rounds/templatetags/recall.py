@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from django import template
 
-from config.links import ArgumentUrls
+from core.links import ArgumentUrls
 
 from ..selectors import finding_codes_of
 
@@ -38,7 +38,7 @@ def bet_notes(options) -> list[str]:
 
 @register.simple_tag(takes_context=True)
 def play_record_url(context, player_id) -> str:
-    """{% play_record_url player_id %}: the player's play record, reversed once a page (config/links.py)."""
+    """{% play_record_url player_id %}: the player's play record, reversed once a page (core/links.py)."""
     if "play_record_urls" not in context.render_context:
         context.render_context["play_record_urls"] = ArgumentUrls("rounds:play_record")
     return context.render_context["play_record_urls"](player_id)

@@ -3,7 +3,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.api import InputSerializer
+from core.api import InputSerializer
 from tables.choices import Currency, Game, TableStatus
 from tables.models import Table, TableConfiguration, TableStatusChange
 

@@ -5,8 +5,8 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.response import Response
 
-from config.api import has_permission, validated
-from config.api_decisions import DecisionView
+from core.api import has_permission, validated
+from core.api_decisions import DecisionView
 from tables import services
 from tables.filtersets import TableConfigurationFilterSet, TableFilterSet, TableStatusChangeFilterSet
 from tables.models import Table, TableConfiguration, TableStatusChange

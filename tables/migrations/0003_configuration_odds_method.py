@@ -20,7 +20,7 @@ class Migration(migrations.Migration):
             field=models.PositiveSmallIntegerField(
                 default=1,
                 help_text="The odds engine's method that worked these out "
-                "(rounds.engine.odds.METHOD_VERSION).",
+                "(blackjack.odds.METHOD_VERSION).",
             ),
             preserve_default=False,
         ),

@@ -1,6 +1,6 @@
 """Each member of staff sees times in their own time zone (accounts.Preferences, by default the gaming
 day's), chosen on /accounts/preferences/ and kept in the session from sign-in, so that no page reads
-it again (config.middleware.user_time_zone); pages before sign-in use the gaming day's zone, the API
+it again (accounts.middleware.user_time_zone); pages before sign-in use the gaming day's zone, the API
 UTC. Typed times (filters, forms) are read in the same zone."""
 
 import re
@@ -15,10 +15,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.forms import PreferencesForm
+from accounts.middleware import user_time_zone
 from accounts.models import Preferences
 from accounts.services import time_zone_set
 from accounts.time_zones import COMMON_TIME_ZONES, SESSION_KEY, time_zone_names
-from config.middleware import user_time_zone
 from rounds.filtersets import RoundFilterSet
 from rounds.models import Round
 from tests.factories import user

@@ -23,8 +23,8 @@ from archive.drop import month_drop
 from archive.models import ArchiveStatus
 from archive.services import month_export, month_verify
 from archive.storage import archive_location
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
+from blackjack.rules import preset
+from blackjack.simulate import simulate
 from rounds.ingest import round_ingest
 from rounds.models import Incident, Round
 from rounds.partitions import PARTITIONED, month_after, partition_name, partitions_ensure

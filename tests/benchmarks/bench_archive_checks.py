@@ -61,8 +61,8 @@ def _month(rounds: int) -> str:
 
     from archive.drop import month_drop
     from archive.services import month_export, month_verify
-    from rounds.engine.rules import preset
-    from rounds.engine.simulate import simulate
+    from blackjack.rules import preset
+    from blackjack.simulate import simulate
     from rounds.ingest import round_ingest
     from rounds.partitions import partitions_ensure
     from rounds.totals import player_totals_catch_up

@@ -1,6 +1,6 @@
 """What a cache that is away costs (`make bench BENCH=cache`; DATABASE_URL must be PostgreSQL).
 
-The production settings' cache (config.cache.production_cache: Redis behind a breaker) at a
+The production settings' cache (core.cache.production_cache: Redis behind a breaker) at a
 redis-server of the benchmark's own on a free loopback port, sessions cached_db, in-process through
 Django's test client (no HTTP: the server's own work). Measured in the same run, in turn: POST
 /api/rounds/ (a game server's token, one 7-player Deluxe round a request, each new) and the round
@@ -34,7 +34,7 @@ def main():
         from django.db import transaction
         from django.test.utils import override_settings
 
-        from config.cache import production_cache
+        from core.cache import production_cache
         from tests.cache_support import Clock, RedisServer
 
         with tempfile.TemporaryDirectory() as directory:
@@ -55,8 +55,8 @@ def main():
 
 
 def _documents(count: int) -> list[dict]:
-    from rounds.engine.rules import preset
-    from rounds.engine.simulate import simulate
+    from blackjack.rules import preset
+    from blackjack.simulate import simulate
 
     documents = []
     start = datetime(2026, 11, 28, 8, tzinfo=UTC)

@@ -123,8 +123,8 @@ def _page_round() -> str:
     """A 300-player Boundless round ingested for real, for the round page (as bench_pages's)."""
     import json
 
-    from rounds.engine.rules import preset
-    from rounds.engine.simulate import simulate
+    from blackjack.rules import preset
+    from blackjack.simulate import simulate
     from rounds.ingest import round_ingest
 
     from .bench_ingest import _prefix_ids

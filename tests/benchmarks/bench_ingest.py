@@ -9,7 +9,7 @@
     indexes, no foreign keys). Goal: the API at 25% or more of the raw COPY. Two clients run
     twice: sending rounds of one shoe (ingest locks a shoe while it stores a round of it, so the
     two wait on each other) and, as game servers of two tables do, of two shoes (BND1 and BND2).
-(c) reading the JSON text of one 5,000-player round as the API does (config.parsers.json_load: an
+(c) reading the JSON text of one 5,000-player round as the API does (core.parsers.json_load: an
     object_pairs_hook that refuses a key named twice) against the standard library's reader alone
     (`json.loads` with the same float and constant hooks), alternated in the same run: the ratio,
     and the milliseconds the check adds against (a)'s median ingest of such a round.
@@ -89,8 +89,8 @@ def _prepare():
 
 
 def _rounds(players: int, count: int, seed: int, table: str = "BND1") -> list[dict]:
-    from rounds.engine.rules import preset
-    from rounds.engine.simulate import simulate
+    from blackjack.rules import preset
+    from blackjack.simulate import simulate
 
     documents = simulate(
         preset("boundless"),
@@ -132,7 +132,7 @@ JSON_READS = 15
 
 
 def _bench_json_reading(ingest_median: float):
-    from config.parsers import json_load, strict_constant
+    from core.parsers import json_load, strict_constant
 
     text = json.dumps(_rounds(PLAYERS, 1, seed=2027)[0])
 

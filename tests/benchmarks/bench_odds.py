@@ -7,8 +7,8 @@ before each timing, so each figure is worked out from nothing.
 
 import time
 
-from rounds.engine.odds import AUTO_PLAY, BEST, clear_caches, main_game_rtp, side_option_odds
-from rounds.engine.rules import GAMES, preset
+from blackjack.odds import AUTO_PLAY, BEST, clear_caches, main_game_rtp, side_option_odds
+from blackjack.rules import GAMES, preset
 
 GOAL_SIDE_OPTION_SECONDS = 1.0
 GOAL_MAIN_GAME_SECONDS = 60.0

@@ -64,9 +64,9 @@ def _prepare() -> tuple[str, str, str, dict]:
     from django.db import connection
     from django.test import Client
 
-    from config.gaming_day import gaming_day, gaming_day_of
-    from rounds.engine.rules import preset
-    from rounds.engine.simulate import simulate
+    from blackjack.rules import preset
+    from blackjack.simulate import simulate
+    from core.gaming_day import gaming_day, gaming_day_of
     from rounds.fields import compressed_json
     from rounds.ingest import round_ingest
     from rounds.models import Round
@@ -84,7 +84,7 @@ def _prepare() -> tuple[str, str, str, dict]:
                 "SELECT %s, %s || '-B' || s, now() FROM generate_series(1, 5000) s",
                 [table_id, code],
             )
-        # Each round's gaming day from the bounds of the days the rounds span (config.gaming_day).
+        # Each round's gaming day from the bounds of the days the rounds span (core.gaming_day).
         days = []
         day = gaming_day_of(FIRST_OPENED)
         while day <= gaming_day_of(FIRST_OPENED + ROUNDS * timedelta(seconds=2)):
@@ -146,8 +146,8 @@ def _pages_of_a_days_size() -> dict:
 
     from django.contrib.auth import get_user_model
 
-    from rounds.engine.rules import preset
-    from rounds.engine.simulate import simulate
+    from blackjack.rules import preset
+    from blackjack.simulate import simulate
     from rounds.ingest import round_ingest
     from rounds.models import Incident
     from rounds.services import incident_cancel_round

@@ -9,9 +9,9 @@ import time
 from datetime import UTC, datetime
 from itertools import islice
 
-from rounds.engine.replay import replay
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
+from blackjack.replay import replay
+from blackjack.rules import preset
+from blackjack.simulate import simulate
 
 PLAYERS = 5_000
 ROUNDS = 10

@@ -111,7 +111,7 @@ def _pattern_ranges(code: str, rules, probabilities: dict) -> list[tuple]:
 
 
 def _write_rows(cursor, tables, patterns) -> None:
-    from config.gaming_day import gaming_day
+    from core.gaming_day import gaming_day
 
     day = gaming_day(DAY)
     tables_values = ", ".join(
@@ -311,7 +311,7 @@ def bare_aggregate() -> list:
     """The bare SQL aggregate over the day's rows: one GROUP BY table, kind with count and sums."""
     from django.db import connection
 
-    from config.gaming_day import gaming_day
+    from core.gaming_day import gaming_day
 
     day = gaming_day(DAY)
     with connection.cursor() as cursor:
@@ -333,7 +333,7 @@ def per_round_aggregate() -> list:
     session tuned as the job's."""
     from django.db import connection, transaction
 
-    from config.gaming_day import gaming_day
+    from core.gaming_day import gaming_day
     from reports.daily import tune_session
 
     day = gaming_day(DAY)

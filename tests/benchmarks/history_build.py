@@ -1,7 +1,7 @@
 """bench_history's synthetic history, written by SQL (INSERT ... SELECT), a month at a time.
 
 Every synthetic round is a copy of a real one: a few template rounds are simulated
-(rounds.engine.simulate) and ingested for real at the hot month's end, and each synthetic round
+(blackjack.simulate) and ingested for real at the hot month's end, and each synthetic round
 takes one template's bets and findings as ingest stored them (kinds, stakes, wagered and returned,
 computed amounts and patterns, options), with its own ids, shoe, number and time, and the template's
 document as received with the ids and times substituted by SQL `replace()`, so that the bytes stored
@@ -237,9 +237,9 @@ def templates_ingest() -> int:
     tables the INSERTs read; the number of templates."""
     from django.db import connection
 
+    from blackjack.rules import preset
+    from blackjack.simulate import simulate
     from rounds.bulk import json_text
-    from rounds.engine.rules import preset
-    from rounds.engine.simulate import simulate
     from rounds.fields import json_of_compressed
     from rounds.ingest import round_ingest
     from tables.models import Table
@@ -342,10 +342,10 @@ def helpers_drop() -> None:
 
 
 def days_record(months: list[date]) -> None:
-    """The bounds of every gaming day of `months` (config.gaming_day), for the plan's times."""
+    """The bounds of every gaming day of `months` (core.gaming_day), for the plan's times."""
     from django.db import connection
 
-    from config.gaming_day import gaming_day
+    from core.gaming_day import gaming_day
 
     rows = []
     for month in months:

@@ -15,9 +15,9 @@ import pytest
 from django.db import connection
 from django.db.models import Count, Sum
 
-from config.gaming_day import gaming_day_of
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
+from blackjack.rules import preset
+from blackjack.simulate import simulate
+from core.gaming_day import gaming_day_of
 from rounds.fields import json_of_compressed
 from rounds.ingest import round_ingest
 from rounds.models import (

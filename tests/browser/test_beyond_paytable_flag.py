@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from config.gaming_day import gaming_day
+from core.gaming_day import gaming_day
 from reports.daily import table_day_compute
 from reports.models import ReportRun, RunStatus
 from rounds.ingest import round_ingest

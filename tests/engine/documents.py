@@ -2,8 +2,8 @@
 
 import copy
 
-from rounds.engine.replay import replay
-from rounds.engine.rules import preset
+from blackjack.replay import replay
+from blackjack.rules import preset
 
 GAME_OF_TABLE = {"DLX1": "deluxe", "BND1": "boundless", "CLS1": "classic", "MPB1": "multiplayer"}
 TABLE_OF_GAME = {game: table for table, game in GAME_OF_TABLE.items()}

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from rounds.engine.cards import new_shoe
-from rounds.engine.dealer import draws_on
-from rounds.engine.hand import hand_total
-from rounds.engine.odds import theoretical_odds
-from rounds.engine.rules import GAMES, preset
-from rounds.engine.strategy import automatic_decision
+from blackjack.cards import new_shoe
+from blackjack.dealer import draws_on
+from blackjack.hand import hand_total
+from blackjack.odds import theoretical_odds
+from blackjack.rules import GAMES, preset
+from blackjack.strategy import automatic_decision
 
 # --- best play and automatic play ------------------------------------------------------------------------
 # AUTO: the main game when the table decides every hand (a player who never acts), pinned: hit while 11

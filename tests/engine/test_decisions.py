@@ -215,8 +215,8 @@ class TestAutomaticPlay:
 
 
 def test_multiplayer_plays_a_missing_decision_by_the_tables_own_strategy_table():
-    from rounds.engine.replay import replay
-    from rounds.engine.rules import preset
+    from blackjack.replay import replay
+    from blackjack.rules import preset
 
     rules = preset("multiplayer").with_changes({"strategy_overrides": {"hard16": {"T": "stand"}}})
     document = one_seat("multiplayer", "TS 8D", hand("TH 6D", "auto_stand"))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rounds.engine.document import RoundFormatError, parse_round
+from blackjack.document import RoundFormatError, parse_round
 from tests.engine.documents import changed
 from tests.fixtures import round_document
 

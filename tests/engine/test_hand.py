@@ -2,7 +2,7 @@
 
 import pytest
 
-from rounds.engine.hand import hand_total, is_blackjack, is_bust
+from blackjack.hand import hand_total, is_blackjack, is_bust
 
 
 @pytest.mark.parametrize(

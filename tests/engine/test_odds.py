@@ -11,9 +11,9 @@ from math import perm
 
 import pytest
 
-from rounds.engine.cards import new_shoe
-from rounds.engine.hand import hand_total
-from rounds.engine.odds import (
+from blackjack.cards import new_shoe
+from blackjack.hand import hand_total
+from blackjack.odds import (
     AUTO_PLAY,
     MainGame,
     dealer_final_hands,
@@ -23,9 +23,9 @@ from rounds.engine.odds import (
     side_option_odds,
     three_card_deals,
 )
-from rounds.engine.rules import GAMES, PRESETS, preset
-from rounds.engine.sideoptions import winning_pattern
-from rounds.engine.strategy import basic_strategy, double_allowed
+from blackjack.rules import GAMES, PRESETS, preset
+from blackjack.sideoptions import winning_pattern
+from blackjack.strategy import basic_strategy, double_allowed
 
 DECKS = 8
 SHOE_SIZE = 52 * DECKS

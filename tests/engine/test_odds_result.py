@@ -3,8 +3,8 @@ main game is shared by rule sets that play it alike."""
 
 import pytest
 
-from rounds.engine.odds import main_game_rtp, theoretical_odds
-from rounds.engine.rules import SIDE_OPTION_PATTERNS, preset
+from blackjack.odds import main_game_rtp, theoretical_odds
+from blackjack.rules import SIDE_OPTION_PATTERNS, preset
 
 # --- the result ---------------------------------------------------------------------------------------
 
@@ -59,7 +59,7 @@ def test_a_game_without_side_options_has_no_patterns():
 
 
 def test_a_new_paytable_reuses_the_worked_out_main_game():
-    from rounds.engine import odds
+    from blackjack import odds
 
     rules = preset("deluxe")
     before_change = odds.theoretical_odds(rules)
@@ -77,7 +77,7 @@ def test_a_new_paytable_reuses_the_worked_out_main_game():
 
 
 def test_boundless_plays_the_main_game_of_deluxe_and_shares_its_figures():
-    from rounds.engine import odds
+    from blackjack import odds
 
     deluxe = odds.theoretical_odds(preset("deluxe"))
     before = odds.main_game.main_game_figures_of.cache_info()

@@ -11,9 +11,9 @@ from decimal import ROUND_FLOOR, Decimal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rounds.engine.replay import replay
-from rounds.engine.rules import GAMES, PRESETS, SIDE_OPTION_KINDS
-from rounds.engine.simulate import simulate
+from blackjack.replay import replay
+from blackjack.rules import GAMES, PRESETS, SIDE_OPTION_KINDS
+from blackjack.simulate import simulate
 from tests.engine.documents import bet, hand, player_spot, replay_document, round_document
 
 START = datetime(2026, 11, 28, 14, tzinfo=UTC)

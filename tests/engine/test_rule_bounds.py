@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from rounds.engine.rules import (
+from blackjack.rules import (
     GAMES,
     MAX_ODDS,
     MAX_ROUND_BOUND,

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from rounds.engine.rules import GAMES, PRESETS, RuleError, RuleSet, preset
+from blackjack.rules import GAMES, PRESETS, RuleError, RuleSet, preset
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rounds.engine.cards import ALL_CARDS, CARD_VALUE
-from rounds.engine.rules import PRESETS, SideOption
-from rounds.engine.sideoptions import matched_patterns, side_option_returned, winning_pattern
+from blackjack.cards import ALL_CARDS, CARD_VALUE
+from blackjack.rules import PRESETS, SideOption
+from blackjack.sideoptions import matched_patterns, side_option_returned, winning_pattern
 
 DECKS = 8
 COPIES = DECKS  # each distinct card is in the shoe this many times

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rounds.engine.cards import CARD_VALUE, is_card, shuffled_shoe
-from rounds.engine.hand import is_natural
-from rounds.engine.replay import replay
-from rounds.engine.rules import BET_KINDS, PRESETS
-from rounds.engine.simulate import simulate, simulate_shoe
+from blackjack.cards import CARD_VALUE, is_card, shuffled_shoe
+from blackjack.hand import is_natural
+from blackjack.replay import replay
+from blackjack.rules import BET_KINDS, PRESETS
+from blackjack.simulate import simulate, simulate_shoe
 
 GAMES = ("deluxe", "boundless", "classic", "multiplayer")
 TABLES = {"deluxe": "DLX1", "boundless": "BND1", "classic": "CLS1", "multiplayer": "MPB1"}

@@ -11,12 +11,12 @@ from decimal import Decimal
 
 import pytest
 
-from rounds.engine.dealer import draws_on
-from rounds.engine.hand import hand_total
-from rounds.engine.odds import dealer_final_hands, main_game_rtp
-from rounds.engine.replay import replay
-from rounds.engine.rules import GAMES, preset
-from rounds.engine.simulate import simulate
+from blackjack.dealer import draws_on
+from blackjack.hand import hand_total
+from blackjack.odds import dealer_final_hands, main_game_rtp
+from blackjack.replay import replay
+from blackjack.rules import GAMES, preset
+from blackjack.simulate import simulate
 
 TABLES = {"deluxe": "DLX1", "boundless": "BND1", "classic": "CLS1", "multiplayer": "MPB1"}
 START = datetime(2026, 11, 28, 14, 0, tzinfo=UTC)

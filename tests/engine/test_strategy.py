@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rounds.engine.cards import ALL_CARDS
-from rounds.engine.rules import PRESETS
-from rounds.engine.strategy import ACTIONS, basic_strategy, double_allowed, is_pair
+from blackjack.cards import ALL_CARDS
+from blackjack.rules import PRESETS
+from blackjack.strategy import ACTIONS, basic_strategy, double_allowed, is_pair
 
 ALL = dict(can_double=True, can_split=True, can_surrender=True)
 NO_DOUBLE = dict(can_double=False, can_split=True, can_surrender=True)

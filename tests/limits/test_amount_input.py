@@ -3,7 +3,7 @@ before the point and 2 after it. Django's and DRF's decimal fields read more: `1
 as 50.00, `+5.00`, `5.`, ` 5.00`, and digits of other scripts (`٥`, `５`) as 5. Each is refused
 naming the field, on the table-limit and personal-limit forms and API and by the limit check, and
 stores nothing; a JSON number is refused as a round document refuses one (money is never a float).
-One reader decides for all: rounds.engine.amounts.amount_of.
+One reader decides for all: blackjack.amounts.amount_of.
 """
 
 import re
@@ -13,9 +13,9 @@ import pytest
 from django.urls import reverse
 from drf_spectacular.generators import SchemaGenerator
 
+from blackjack.amounts import AMOUNT_PATTERN, amount_of
+from blackjack.document import RoundFormatError, parse_round
 from limits.models import PersonalLimit, TableLimit
-from rounds.engine.amounts import AMOUNT_PATTERN, amount_of
-from rounds.engine.document import RoundFormatError, parse_round
 from tests.api_support import client_as, make_player, make_table
 from tests.fixtures import round_document
 from tests.limits.test_pages import login

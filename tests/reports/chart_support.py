@@ -9,13 +9,13 @@ from io import StringIO
 
 from django.core.management import call_command
 
+from blackjack.simulate import simulate
 from config.celery import app
-from config.gaming_day import gaming_day
+from core.gaming_day import gaming_day
 from demo.management.commands.demo_day import _of_the_day
 from reports.models import ReportRun, RunStatus
 from reports.services import report_run_start
 from reports.tasks import daily_report_job
-from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from tables.models import Table
 from tables.odds import configuration_odds_compute

@@ -15,12 +15,12 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from config.gaming_day import gaming_day
+from blackjack.rules import preset
+from blackjack.simulate import simulate
+from core.gaming_day import gaming_day
 from reports.models import DailyFigures, DailyTableSummary, ReportDocument, ReportRun, RunStatus
 from reports.pdf import document_file
 from reports.services import report_run_start
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from tables.models import Table
 from tables.odds import configuration_odds_compute

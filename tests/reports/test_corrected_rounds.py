@@ -13,12 +13,12 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
-from config.gaming_day import gaming_day
+from blackjack.rules import preset
+from blackjack.simulate import simulate, simulate_shoe
+from core.gaming_day import gaming_day
 from reports.daily import table_day_compute
 from reports.models import DailyExposure, DailyFigures, DailyTableSummary, ReportRun
 from rounds.choices import CorrectionKind
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate, simulate_shoe
 from rounds.ingest import round_ingest
 from rounds.models import Bet, Refund, Round, RoundCorrection
 from rounds.outcome import RoundOutcome, outcome_expression

@@ -20,12 +20,12 @@ from django.core.management import call_command
 from django.db import connection
 from freezegun import freeze_time
 
-from config.gaming_day import gaming_day
+from blackjack.rules import SIDE_OPTION_KINDS, preset
+from blackjack.simulate import simulate
+from core.gaming_day import gaming_day
 from reports.daily import table_day_compute, totals_compute
 from reports.models import DailyExposure, DailyFigures, DailyTableSummary, ReportRun, RunTrigger
 from rounds import services
-from rounds.engine.rules import SIDE_OPTION_KINDS, preset
-from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from rounds.models import Round
 from tables.models import ConfigurationOdds, Table, TableConfiguration

@@ -19,12 +19,12 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from config.gaming_day import gaming_day
+from blackjack.rules import preset
+from blackjack.simulate import simulate
+from core.gaming_day import gaming_day
 from reports.models import DailyFigures, DailyTableSummary, ReportRun, RunStatus
 from reports.services import report_run_start
 from rounds import services
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from rounds.models import Round
 from tables.models import ConfigurationOdds, Table

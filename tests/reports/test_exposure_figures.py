@@ -19,11 +19,11 @@ from django.core.management import call_command
 from django.db import connection
 from freezegun import freeze_time
 
-from config.gaming_day import gaming_day
+from blackjack.rules import SIDE_OPTION_PATTERNS, preset
+from blackjack.simulate import simulate
+from core.gaming_day import gaming_day
 from reports.daily import table_day_compute
 from reports.models import DailyExposure, DailyFigures, ReportRun, RunTrigger
-from rounds.engine.rules import SIDE_OPTION_PATTERNS, preset
-from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from tables.models import ConfigurationOdds, Table, TableConfiguration
 from tables.odds import configuration_odds_compute

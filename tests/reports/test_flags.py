@@ -13,14 +13,14 @@ from django.core.management import call_command
 from django.urls import reverse
 from freezegun import freeze_time
 
-from config.gaming_day import gaming_day
+from blackjack.rules import preset
+from blackjack.simulate import simulate
+from core.gaming_day import gaming_day
 from limits.models import Player
 from limits.services import personal_limit_set
 from reports.daily import table_day_compute
 from reports.models import DailyFigures, DailyTableSummary, ReportRun, RunStatus
 from reports.pdf import report_html
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from rounds.models import Finding
 from tables.models import ConfigurationOdds, Table

@@ -10,7 +10,8 @@ import pytest
 from django.urls import reverse
 from scipy.stats import binomtest
 
-from reports.daily import KindGroup, Version, figures_fields
+from reports.daily import figures_fields
+from reports.day_rounds import KindGroup, Version
 from reports.exposure import pattern_hits
 from reports.models import DailyExposure, DailyFigures, ReportRun
 from reports.pdf import report_html

@@ -17,7 +17,9 @@ from django.db import OperationalError
 from django.utils import timezone
 
 import reports.daily
-from config.gaming_day import gaming_day, last_closed_gaming_day
+from blackjack.rules import preset
+from blackjack.simulate import simulate
+from core.gaming_day import gaming_day, last_closed_gaming_day
 from reports.models import (
     DailyExposure,
     DailyFigures,
@@ -28,8 +30,6 @@ from reports.models import (
 )
 from reports.services import report_run_start
 from reports.tasks import BEAT_ATTEMPTS_PER_DAY, daily_reports_when_day_closed
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from rounds.models import Round
 from tables.models import Table

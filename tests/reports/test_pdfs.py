@@ -13,8 +13,9 @@ import weasyprint
 from django.db import transaction
 from django.test import override_settings
 
+from blackjack.rules import pattern_label
 from config.celery import app
-from config.money import money_text
+from core.money import money_text
 from reports.models import (
     DailyExposure,
     DailyFigures,
@@ -34,7 +35,6 @@ from reports.pdf import (
 )
 from reports.services import report_run_start
 from reports.tasks import daily_report_job
-from tables.forms import pattern_label
 from tests.pdf_text import pdf_page_count, pdf_pages
 from tests.reports.test_jobs import DAY, demo_day_ingest
 

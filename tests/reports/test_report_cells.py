@@ -6,7 +6,7 @@ import re
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
-from config.money import money
+from core.money import money
 from reports.models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun
 from reports.tables import (
     DailyExposureTable,

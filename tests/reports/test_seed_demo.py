@@ -8,8 +8,8 @@ from django.core.management import call_command
 from django.http import HttpRequest
 
 from accounts.roles import user_role
+from blackjack.rules import preset
 from limits.models import Player, TableLimit
-from rounds.engine.rules import preset
 from tables.models import Table
 from tables.selectors import configuration_in_force
 

@@ -16,8 +16,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import NoReverseMatch, include, path, reverse
 
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate_shoe
+from blackjack.rules import preset
+from blackjack.simulate import simulate_shoe
 from rounds.ingest import round_ingest
 from rounds.models import Round
 from tests.fixtures import round_document

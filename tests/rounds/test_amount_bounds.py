@@ -11,10 +11,10 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
-from config.gaming_day import gaming_day
-from config.money import exact_product, exact_sum
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
+from blackjack.rules import preset
+from blackjack.simulate import simulate
+from core.gaming_day import gaming_day
+from core.money import exact_product, exact_sum
 from rounds.models import Bet, Round, TableDayTotal
 from tests.amount_support import MOST, assert_figure
 from tests.api_support import client_as

@@ -15,9 +15,9 @@ from django.test import Client, RequestFactory, override_settings
 from rest_framework.test import APIClient
 
 from accounts.services import token_create
-from config.parsers import BodyTooLarge, read_body
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
+from blackjack.rules import preset
+from blackjack.simulate import simulate
+from core.parsers import BodyTooLarge, read_body
 from rounds.models import Bet, Round, Shoe
 from tests.fixtures import round_document
 
@@ -96,7 +96,7 @@ def test_a_batch_above_the_limit_is_a_413_and_stores_nothing(game_server):
 
 def test_a_body_without_a_length_is_not_read(game_server):
     """Sent chunked, without Content-Length: WSGI gives the application no body, so it is refused
-    with 411 before anything reads it (config/body_length.py), nothing stored, no limit passed by."""
+    with 411 before anything reads it (core/body_length.py), nothing stored, no limit passed by."""
     body = json.dumps(round_document("deluxe-split-double-play-behind"))
     before = counts()
     response = game_server.generic(

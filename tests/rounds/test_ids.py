@@ -12,8 +12,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from blackjack.document import RESERVED_PLAYER_IDS, RESERVED_ROUND_IDS, id_problem
 from limits.models import Player
-from rounds.engine.document import RESERVED_PLAYER_IDS, RESERVED_ROUND_IDS, id_problem
 from tests.api_support import client_as, user
 from tests.fixtures import round_document
 

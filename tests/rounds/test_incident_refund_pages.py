@@ -11,9 +11,9 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
+from blackjack.rules import preset
+from blackjack.simulate import simulate
 from rounds import services
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
 from rounds.models import Incident, Refund
 from tests.rounds.corrections_support import demo, demo_user, ingest  # noqa: F401
 

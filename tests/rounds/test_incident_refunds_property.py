@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from blackjack.hand import is_natural
+from blackjack.rules import preset
+from blackjack.simulate import simulate
 from rounds import services
-from rounds.engine.hand import is_natural
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
 from rounds.models import Incident, Refund
 from tables.models import Table
 from tests.rounds.corrections_support import (  # noqa: F401

@@ -13,9 +13,9 @@ from django.core.management import call_command
 from django.db.models import F
 from django.utils import timezone
 
+from blackjack.rules import SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS
 from limits.models import Player
 from limits.services import personal_limit_set
-from rounds.engine.rules import SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest, rounds_ingest
 from rounds.models import Bet, Finding, Incident, Round, Shoe
 from tables.models import Table

@@ -11,9 +11,9 @@ from django.core.management import call_command
 from django.db import connection, connections
 from django.db.models import Exists, OuterRef
 
+from blackjack.rules import preset
+from blackjack.simulate import simulate
 from limits.models import Player
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate
 from rounds.ingest import round_ingest
 from rounds.models import (
     Bet,

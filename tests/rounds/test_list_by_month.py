@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from config.gaming_day import gaming_day_of
+from core.gaming_day import gaming_day_of
 from rounds.partitions import month_of, partitions_ensure
 from rounds.selectors import shoe_neighbours
 from rounds.views import RoundListView

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from rounds.engine.odds import METHOD_VERSION, theoretical_odds
-from rounds.engine.rules import preset
+from blackjack.odds import METHOD_VERSION, theoretical_odds
+from blackjack.rules import preset
 from tables.services import table_create
 from tests import factories
 

@@ -13,9 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.services import time_zone_set
+from blackjack.rules import preset
+from blackjack.simulate import simulate_shoe
 from rounds import services
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate_shoe
 from rounds.models import Bet, Round
 from rounds.review import round_review
 from tests.rounds.corrections_support import boundless_shoe, demo, demo_user, ingest, wrongly_paid  # noqa: F401

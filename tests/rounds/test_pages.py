@@ -17,9 +17,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from config.gaming_day import gaming_day_of
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate_shoe
+from blackjack.rules import preset
+from blackjack.simulate import simulate_shoe
+from core.gaming_day import gaming_day_of
 from rounds.ingest import round_ingest
 from rounds.models import Bet, Round
 from rounds.selectors import play_record_totals

@@ -16,9 +16,9 @@ from django.core.management import call_command
 from django.db import connection
 from freezegun import freeze_time
 
-from config.gaming_day import gaming_day_of
-from rounds.engine.rules import preset
-from rounds.engine.simulate import simulate_shoe
+from blackjack.rules import preset
+from blackjack.simulate import simulate_shoe
+from core.gaming_day import gaming_day_of
 from rounds.ingest import round_ingest
 from rounds.models import PlayerDayTotal, PlayerTotalsPending, Round, TableDayPatternHits, TableDayTotal
 from rounds.totals import player_totals_catch_up

@@ -1,4 +1,4 @@
-"""The navigation's search box (rounds.search): any id, straight to its page when one thing matches,
+"""The navigation's search box (portal.search): any id, straight to its page when one thing matches,
 a list when several do, a message when none does, and never what the user may not see."""
 
 from urllib.parse import quote

@@ -12,7 +12,7 @@ from django.apps import apps
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from rounds.engine.rules import preset
+from blackjack.rules import preset
 from tests.factories import table
 
 pytestmark = pytest.mark.django_db

@@ -25,7 +25,7 @@ from django.template import Context, Template
 from django.test import Client
 from django.utils import translation
 
-from config.money import money_text
+from core.money import money_text
 
 SHEET_TEMPLATES = settings.BASE_DIR / "templates" / "sheets"
 SHEET_MODULES = settings.BASE_DIR / "sheets"
@@ -185,7 +185,7 @@ def test_the_portal_stays_english_whatever_the_browser_asks():
 def test_numbers_and_money_follow_filipino_formatting(amount):
     """Django has no formats module for "fil": under override it falls back to the defaults, "." for
     decimals and "," between thousands, which is how Filipino writes numbers (CLDR, through babel). The
-    sheets' money text (config/money.py) is the same in both languages."""
+    sheets' money text (core/money.py) is the same in both languages."""
     value = Decimal(amount)
     filipino = format_decimal(value, format="#,##0.00", locale="fil")
     with translation.override("fil"):

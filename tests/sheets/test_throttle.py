@@ -1,5 +1,5 @@
 """The public sheets' throttle (issue 43): requests to the sheet pages, PDFs and the rules API are
-counted per client address (config.sign_in.client_address: X-Forwarded-For only behind
+counted per client address (accounts.sign_in.client_address: X-Forwarded-For only behind
 PITBOSS_TRUSTED_PROXIES) by the minute in the cache; beyond PITBOSS_SHEET_REQUESTS_PER_MINUTE, 429 with
 Retry-After and a small page. A counter the cache lost lets the request through."""
 

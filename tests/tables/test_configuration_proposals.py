@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from freezegun import freeze_time
 
-from config.refusals import OwnDecisionRefused
+from core.refusals import OwnDecisionRefused
 from rounds.ingest import round_ingest
 from rounds.models import Round
 from tables.choices import ConfigurationStatus

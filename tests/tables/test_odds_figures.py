@@ -9,7 +9,7 @@ import pytest
 from django.db import connections
 from django.urls import reverse
 
-from rounds.engine.odds import METHOD_VERSION, theoretical_odds
+from blackjack.odds import METHOD_VERSION, theoretical_odds
 from tables.models import ConfigurationOdds, TableConfiguration
 from tables.services import configuration_propose
 from tables.tasks import configuration_odds

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from rounds.engine.odds import METHOD_VERSION, theoretical_odds
+from blackjack.odds import METHOD_VERSION, theoretical_odds
 from tables.models import ConfigurationOdds, TableConfiguration
 from tables.odds import rules_digest
 from tables.tasks import configuration_odds, configuration_odds_refresh

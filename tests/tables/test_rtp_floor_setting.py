@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_percent
+from core.env import env_percent
 
 NAME = "PITBOSS_RTP_FLOOR_PERCENT"
 

@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from rounds.engine.rules import preset
+from blackjack.rules import preset
 from tables.models import Table, TableConfiguration, TableStatusChange
 from tables.selectors import configuration_in_force
 from tables.services import configuration_propose, table_create, table_set_status, table_update

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from config.gaming_day import gaming_day_of
+from core.gaming_day import gaming_day_of
 from reports.daily import table_day_compute
 from reports.models import ReportRun, RunStatus, RunTrigger
 from rounds.services import incident_open

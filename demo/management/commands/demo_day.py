@@ -26,11 +26,11 @@ from datetime import date, timedelta
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from config.gaming_day import gaming_day, last_closed_gaming_day
+from blackjack.simulate import simulate
+from core.gaming_day import gaming_day, last_closed_gaming_day
 from reports.models import ReportChart, ReportDocument, ReportRun, RunTrigger
 from reports.pdf import document_file
 from reports.records import current_run
-from rounds.engine.simulate import simulate
 from rounds.ingest import rounds_ingest
 from rounds.models import Bet, Incident, Round, Void
 from rounds.services import (

@@ -41,7 +41,7 @@ PLAYERS = [
     ("T9001", "Trial visitor", "trial"),
     ("F9001", "Play-for-fun guest", "play_for_fun"),
 ]
-# Players of the simulated day (ids as rounds.engine.simulate names them) who asked for a lower
+# Players of the simulated day (ids as blackjack.simulate names them) who asked for a lower
 # maximum: the bets they place above it show as breached limits.
 SELF_LIMITED = [("PDLX10002", "Fatima Haddad"), ("PBND10007", "Gustav Lind"), ("PCLS10003", "Hana Sato")]
 

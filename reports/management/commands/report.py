@@ -14,7 +14,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from config.gaming_day import last_closed_gaming_day
+from core.gaming_day import last_closed_gaming_day
 from reports.models import ReportRun, RunStatus, RunTrigger
 from reports.pdf import document_file
 from reports.services import report_run_start

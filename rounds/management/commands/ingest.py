@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
-from config.parsers import BadJSON, json_file_load
+from core.parsers import BadJSON, json_file_load
 from rounds.ingest import RoundConflict, RoundFormatError, round_ingest
 
 REFUSED = 2

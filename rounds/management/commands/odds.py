@@ -5,9 +5,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rounds.engine.odds import Odds, StrategyChart, theoretical_odds
-from rounds.engine.odds.chart import ACTION_CODES
-from rounds.engine.rules import GAMES, RuleSet, preset
+from blackjack.odds import Odds, StrategyChart, theoretical_odds
+from blackjack.odds.chart import ACTION_CODES
+from blackjack.rules import GAMES, RuleSet, preset
 from tables.models import Table
 from tables.selectors import configuration_in_force
 

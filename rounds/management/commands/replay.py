@@ -8,10 +8,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from config.parsers import BadJSON, json_file_load
-from rounds.engine.document import RoundFormatError
-from rounds.engine.replay import replay
-from rounds.engine.rules import GAMES, preset
+from blackjack.document import RoundFormatError
+from blackjack.replay import replay
+from blackjack.rules import GAMES, preset
+from core.parsers import BadJSON, json_file_load
 
 NOT_A_ROUND = 2
 

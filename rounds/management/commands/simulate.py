@@ -6,8 +6,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rounds.engine.rules import GAMES, preset
-from rounds.engine.simulate import simulate
+from blackjack.rules import GAMES, preset
+from blackjack.simulate import simulate
 
 DEFAULT_TABLES = {"deluxe": "DLX1", "boundless": "BND1", "classic": "CLS1", "multiplayer": "MPB1"}
 

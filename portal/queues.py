@@ -1,0 +1,313 @@
+"""The home page's work queues: what waits for the signed-in user, counted, each count a link to the
+filtered list that holds it.
+
+Each queue is shown to a user holding the permission that acts on it (a user may hold several
+roles, and sees the queues of each):
+
+- supervisor: open incidents (`rounds.change_incident`), paused tables
+  (`tables.add_tablestatuschange`), re-settlements (`rounds.decide_resettlement`) and voids
+  (`rounds.decide_void`) awaiting a decision, configuration proposals
+  (`tables.decide_tableconfiguration`);
+- compliance: rounds with findings not yet reviewed, by table and gaming day (`rounds.review_round`);
+- whoever may run the daily job (`reports.run_report`): today's runs and the stale reports;
+- customer service: players with limit breaches in the last 7 days (`limits.add_personallimit`).
+
+Each queue is one query, whatever it holds. A queue lists its first `SHOWN` rows; its count is of
+all of them.
+"""
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from urllib.parse import urlencode
+
+from django.db.models import Count, Exists, Max, OuterRef, Window
+from django.urls import reverse
+from django.utils import timezone
+
+from core.gaming_day import gaming_day, gaming_day_of
+from reports.models import ReportRun
+from reports.records import current_runs
+from rounds.choices import IncidentStatus, ProposalStatus
+from rounds.models import Finding, Incident, Resettlement, Round, RoundCorrection, Void
+from tables.choices import ConfigurationStatus, TableStatus
+from tables.models import Table, TableConfiguration
+
+SHOWN = 8
+BREACH_DAYS = 7
+
+
+def url(name: str, *args, **query) -> str:
+    """The URL of `name`, with `query` as its filter (a list's GET parameters)."""
+    path = reverse(name, args=args)
+    return f"{path}?{urlencode(query)}" if query else path
+
+
+@dataclass(frozen=True)
+class Item:
+    label: str
+    url: str
+    count: int | None = None
+    note: str = ""
+    when: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Queue:
+    key: str
+    title: str
+    count: int
+    url: str | None
+    noun: str
+    items: list[Item] = field(default_factory=list)
+    rows: int = 0  # how many items there are in all (a count may be of more: rounds of a table's day)
+
+    @property
+    def more(self) -> int:
+        """How many items are not listed."""
+        return max(0, self.rows - len(self.items))
+
+
+def open_incidents() -> Queue:
+    rows = list(
+        Incident.objects.filter(status=IncidentStatus.OPEN)
+        .values("pk", "table__code", "kind", "opened_at")
+        .order_by("opened_at")
+    )
+    return Queue(
+        key="incidents",
+        title="Open incidents",
+        count=len(rows),
+        url=url("rounds:incident_list", status=IncidentStatus.OPEN),
+        noun="open",
+        items=[
+            Item(
+                row["table__code"],
+                url("rounds:incident_detail", row["pk"]),
+                note=row["kind"].replace("_", " "),
+            )
+            for row in rows[:SHOWN]
+        ],
+        rows=len(rows),
+    )
+
+
+def paused_tables() -> Queue:
+    codes = list(
+        Table.objects.filter(status=TableStatus.PAUSED).order_by("code").values_list("code", flat=True)
+    )
+    return Queue(
+        key="paused",
+        title="Paused tables",
+        count=len(codes),
+        url=url("tables:table_list", status=TableStatus.PAUSED),
+        noun="paused",
+        items=[Item(code, url("tables:table_detail", code)) for code in codes[:SHOWN]],
+        rows=len(codes),
+    )
+
+
+def proposals(model, key: str, title: str, list_name: str, detail_name: str) -> Queue:
+    """Re-settlements or voids awaiting a decision, oldest first, each with its proposer."""
+    rows = list(
+        # The round as the registry keeps it: a proposal whose round's month is archived stays listed.
+        model.objects.with_round_key()
+        .filter(status=ProposalStatus.PROPOSED)
+        .annotate(total=Window(Count("pk")))
+        .values("pk", "total", "game_round_id", "round_table_code", "proposed_by__username")
+        .order_by("proposed_at", "pk")[:SHOWN]
+    )
+    count = rows[0]["total"] if rows else 0
+    return Queue(
+        key=key,
+        title=title,
+        count=count,
+        url=url(list_name, status=ProposalStatus.PROPOSED),
+        noun="awaiting approval",
+        items=[
+            Item(
+                f"{row['round_table_code']} · {row['game_round_id']}",
+                url(detail_name, row["pk"]),
+                note=f"proposed by {row['proposed_by__username']}",
+            )
+            for row in rows
+        ],
+        rows=count,
+    )
+
+
+def resettlements() -> Queue:
+    return proposals(
+        Resettlement,
+        "resettlements",
+        "Re-settlements",
+        "rounds:resettlement_list",
+        "rounds:resettlement_detail",
+    )
+
+
+def voids() -> Queue:
+    return proposals(Void, "voids", "Voids", "rounds:void_list", "rounds:void_detail")
+
+
+def configuration_proposals() -> Queue:
+    """At most one a table (a constraint); each links to its table's proposal page. There is no list of
+    proposals to link the count to."""
+    rows = list(
+        TableConfiguration.objects.filter(status=ConfigurationStatus.PROPOSED)
+        .values("table__code", "version", "created_by__username")
+        .order_by("created_at", "pk")
+    )
+    return Queue(
+        key="configurations",
+        title="Configuration proposals",
+        count=len(rows),
+        url=None,
+        noun="awaiting approval",
+        items=[
+            Item(
+                f"{row['table__code']} · version {row['version']}",
+                url("tables:configuration_proposal", row["table__code"]),
+                note=f"proposed by {row['created_by__username']}",
+            )
+            for row in rows[:SHOWN]
+        ],
+        rows=len(rows),
+    )
+
+
+def rounds_to_review() -> Queue:
+    """Rounds with findings not signed off, by table and gaming day, latest day first: the round
+    list's own filters (rounds.filtersets.RoundFilterSet: has_findings, reviewed, table, day)."""
+    pending = {"has_findings": "true", "reviewed": "false"}
+    rows = list(
+        Round.objects.filter(finding_count__gt=0, reviewed_at__isnull=True)
+        .values("table__code", "gaming_day")
+        .annotate(count=Count("pk"))
+        .order_by("-gaming_day", "table__code")
+    )
+    return Queue(
+        key="review",
+        title="Rounds to review",
+        count=sum(row["count"] for row in rows),
+        url=url("rounds:round_list", **pending),
+        noun="with findings, not reviewed",
+        items=[
+            Item(
+                f"{row['table__code']} · {row['gaming_day']:%Y-%m-%d}",
+                url(
+                    "rounds:round_list",
+                    table=row["table__code"],
+                    day=row["gaming_day"].isoformat(),
+                    **pending,
+                ),
+                count=row["count"],
+            )
+            for row in rows[:SHOWN]
+        ],
+        rows=len(rows),
+    )
+
+
+def todays_runs() -> Queue:
+    """Runs of the daily job started since the current gaming day began, newest first."""
+    since = gaming_day(gaming_day_of(timezone.now())).starts_at
+    rows = list(
+        ReportRun.objects.filter(started_at__gte=since)
+        .values("day", "number", "status")
+        .order_by("-started_at", "-pk")
+    )
+    return Queue(
+        key="runs",
+        title="Today's report runs",
+        count=len(rows),
+        url=url("reports:run_list"),
+        noun="started today",
+        items=[
+            Item(
+                f"{row['day']:%Y-%m-%d} · run {row['number']}",
+                url("reports:run_list", day=row["day"].isoformat()),
+                note=row["status"],
+            )
+            for row in rows[:SHOWN]
+        ],
+        rows=len(rows),
+    )
+
+
+def stale_reports() -> Queue:
+    """Days whose current run a later correction made stale (reports.records), latest day first."""
+    corrected_since = RoundCorrection.objects.filter(
+        round__gaming_day=OuterRef("day"), recorded_at__gte=OuterRef("started_at")
+    )
+    rows = list(
+        current_runs()
+        .filter(Exists(corrected_since))
+        .annotate(total=Window(Count("pk")))
+        .values("day", "number", "total")
+        .order_by("-day", "-pk")[:SHOWN]
+    )
+    count = rows[0]["total"] if rows else 0
+    return Queue(
+        key="stale",
+        title="Stale reports",
+        count=count,
+        url=None,
+        noun="to run again",
+        items=[
+            Item(
+                f"{row['day']:%Y-%m-%d}",
+                url("reports:daily_report", day=row["day"].isoformat()),
+                note=f"run {row['number']}, corrected since",
+            )
+            for row in rows
+        ],
+        rows=count,
+    )
+
+
+def limit_breaches() -> Queue:
+    """Players whose bets breached their limit in the last `BREACH_DAYS` days, latest breach first."""
+    since = timezone.now() - timedelta(days=BREACH_DAYS)
+    rows = list(
+        Finding.objects.filter(code="limit_breached", round__opened_at__gte=since, bet__isnull=False)
+        .values("bet__player__external_id")
+        .annotate(count=Count("pk"), last=Max("round__opened_at"))
+        .order_by("-last", "bet__player__external_id")
+    )
+    return Queue(
+        key="breaches",
+        title="Limit breaches",
+        count=len(rows),
+        url=None,
+        noun=f"players in the last {BREACH_DAYS} days",
+        items=[
+            Item(
+                row["bet__player__external_id"],
+                url("limits:player_detail", row["bet__player__external_id"]),
+                count=row["count"],
+                note="last breach",
+                when=row["last"],
+            )
+            for row in rows[:SHOWN]
+        ],
+        rows=len(rows),
+    )
+
+
+# Each queue and the permission that shows it, in the order the page shows them.
+QUEUES = (
+    ("rounds.change_incident", open_incidents),
+    ("tables.add_tablestatuschange", paused_tables),
+    ("rounds.decide_resettlement", resettlements),
+    ("rounds.decide_void", voids),
+    ("tables.decide_tableconfiguration", configuration_proposals),
+    ("rounds.review_round", rounds_to_review),
+    ("reports.run_report", todays_runs),
+    ("reports.run_report", stale_reports),
+    ("limits.add_personallimit", limit_breaches),
+)
+
+
+def queues_for(user) -> list[Queue]:
+    """The queues `user` may act on, each counted with one query."""
+    return [queue() for perm, queue in QUEUES if user.has_perm(perm)]
