@@ -6,7 +6,7 @@ happened (the hands as played, the dealer's hand), so that settlement can price 
 
 from dataclasses import dataclass
 
-from .cards import CARD_VALUE, is_ace, is_ten_value
+from . import options
 from .dealer import draws_on, must_draw
 from .document import Action, BetRecord, SpotRecord
 from .findings import Finding
@@ -46,12 +46,6 @@ class PlayedSpot:
     hands: list[PlayedHand]
     split: bool
     initial: tuple[str, str] | None  # the first two cards dealt to the spot (the pair, after a split)
-
-
-def is_pair(first: str, second: str, rules: RuleSet) -> bool:
-    if rules.split_match == "rank":
-        return first[0] == second[0]
-    return CARD_VALUE[first] == CARD_VALUE[second]
 
 
 class SpotPlayer:
@@ -96,7 +90,7 @@ class SpotPlayer:
         if split:
             initial = (first.cards[0], hands[1].cards[0])
             self._check_split(spot, initial, first.actions[0])
-            split_aces = is_ace(initial[0])
+            split_aces = options.split_hand_takes_one_card(initial[0])
             played = [
                 self._walk(spot, 1, first.cards, first.actions[1:], from_split=True, split_aces=split_aces),
                 self._walk(spot, 2, hands[1].cards, hands[1].actions, from_split=True, split_aces=split_aces),
@@ -207,30 +201,29 @@ class SpotPlayer:
                 self._find("surrender_not_allowed", spot, hand_no, f"{action.label} {reason}")
 
     def double_refusal(self, held, total, soft, index, from_split) -> str | None:
-        rules = self.rules
-        if index > 0 or len(held) != 2:
+        refusal = options.double_refusal(self.rules, held, first_decision=index == 0, after_split=from_split)
+        if refusal == options.NOT_FIRST_DECISION:
             return "after another decision: a double is the first decision on two cards"
-        if from_split and not rules.double_after_split:
+        if refusal == options.NO_DOUBLE_AFTER_SPLIT:
             return "after a split: this table allows no double after a split"
-        if rules.double == "hard_9_to_11" and (soft or not 9 <= total <= 11):
+        if refusal == options.NOT_HARD_9_TO_11:
             kind = "soft" if soft else "hard"
             return f"on {kind} {total}: this table allows a double on hard 9, 10 or 11 only"
         return None
 
     def surrender_refusal(self, index, from_split) -> str | None:
-        if not self.rules.surrender:
-            return "at a table that offers no surrender"
-        if from_split or index > 0:
-            return "after another decision: surrender is only the first decision on the initial hand"
         up = self.dealer_up
-        if up is not None and (is_ace(up) or is_ten_value(up)):
+        refusal = options.surrender_refusal(self.rules, up, first_decision=index == 0, after_split=from_split)
+        if refusal == options.NOT_OFFERED:
+            return "at a table that offers no surrender"
+        if refusal == options.NOT_FIRST_DECISION:
+            return "after another decision: surrender is only the first decision on the initial hand"
+        if refusal == options.DEALER_ACE_OR_TEN:
             return f"against the facilitator's {up}: surrender is offered against 2 to 9 only"
         return None
 
     def _check_split(self, spot, pair, action: Action):
-        if self.rules.max_splits < 1:
-            self._find("split_not_allowed", spot, 1, "this table allows no split")
-        elif not is_pair(pair[0], pair[1], self.rules):
+        if options.split_refusal(self.rules, pair) == options.NOT_A_PAIR:
             same = "rank" if self.rules.split_match == "rank" else "value"
             self._find(
                 "split_not_allowed",
@@ -265,14 +258,15 @@ class SpotPlayer:
             if action.requested not in ("double", "split") or policy is None:
                 return None
             return (low_balance_decision(policy, total),)
-        can_split = index == 0 and not from_split and len(held) == 2 and is_pair(held[0], held[1], rules)
         decision = automatic_decision(
             rules,
             held,
             self.dealer_up,
-            can_double=self.double_refusal(held, total, soft, index, from_split) is None,
-            can_split=can_split and rules.max_splits >= 1,
-            can_surrender=self.surrender_refusal(index, from_split) is None,
+            can_double=options.may_double(rules, held, first_decision=index == 0, after_split=from_split),
+            can_split=options.may_split(rules, held, first_decision=index == 0, after_split=from_split),
+            can_surrender=options.may_surrender(
+                rules, self.dealer_up, first_decision=index == 0, after_split=from_split
+            ),
         )
         return (decision,)
 

@@ -5,7 +5,8 @@ from collections import Counter, defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .cards import CARD_SET, is_ace, is_card
+from . import options
+from .cards import CARD_SET, is_card
 from .document import RoundRecord, parse_round
 from .findings import Finding
 from .hand import is_natural
@@ -302,12 +303,13 @@ class _Replay:
 
     def check_insurance(self, bet, base):
         where = {"bet": bet.bet_id, "spot": bet.spot}
-        if not self.rules.insurance:
+        dealer = self.record.dealer
+        refusals = options.insurance_refusals(self.rules, dealer[0] if dealer else None)
+        if options.NOT_OFFERED in refusals:
             self.find(
                 "insurance_not_offered", f"Bet {bet.bet_id} is insurance; this table offers none.", **where
             )
-        dealer = self.record.dealer
-        if not dealer or not is_ace(dealer[0]):
+        if options.NO_ACE in refusals:
             up = dealer[0] if dealer else "no card"
             self.find(
                 "insurance_without_ace",

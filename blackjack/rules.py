@@ -227,6 +227,7 @@ class RuleSet:
     double: str = "any_two"
     double_after_split: bool = True
     split_match: str = "value"
+    # Split once is the rule of every game (blackjack/options.py); kept so that stored rules still read.
     max_splits: int = 1
     surrender: bool = False
     max_cards: int | None = None
@@ -248,7 +249,8 @@ class RuleSet:
             )
         if problems.check(lambda: self._check_int("decks", minimum=1)) is not None and self.decks > 8:
             problems.found.append(RuleError("decks", "at most 8 decks"))
-        problems.check(lambda: self._check_int("max_splits", minimum=0))
+        if isinstance(self.max_splits, bool) or self.max_splits != 1:
+            problems.found.append(RuleError("max_splits", "a pair is split once at every game: must be 1"))
         for name in ("seats", "max_seats_per_player", "max_cards"):
             if getattr(self, name) is not None:
                 problems.check(

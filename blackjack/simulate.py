@@ -18,7 +18,8 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from functools import lru_cache
 
-from .cards import CARD_VALUE, is_ace, shuffled_shoe
+from . import options
+from .cards import CARD_VALUE, shuffled_shoe
 from .dealer import must_draw
 from .hand import hand_total, is_natural
 from .play import PlayedHand
@@ -328,7 +329,7 @@ class _ShoeSimulation:
         dealer.pop()
 
     def _offer_insurance(self, spots: list[_Spot], dealer: list[str]) -> None:
-        if not self.rules.insurance or not is_ace(dealer[0]):
+        if not options.may_insure(self.rules, dealer[0]):
             return
         random_ = self.rng.random
         for spot in spots:

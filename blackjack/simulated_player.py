@@ -8,17 +8,10 @@ from the `random.Random` given, in a fixed order, so that a seed fixes the play.
 import random
 from collections.abc import Callable
 
-from .cards import is_ace
+from . import options
 from .hand import hand_total, is_natural
 from .rules import RuleSet
-from .strategy import (
-    automatic_decision,
-    basic_strategy,
-    double_allowed,
-    is_pair,
-    low_balance_decision,
-    up_value,
-)
+from .strategy import automatic_decision, basic_strategy, low_balance_decision
 
 MISS_RATE = 0.02  # a decision not answered in time: the system finishes the spot
 REFUSE_RATE = 0.05  # a requested double or split refused for a low balance
@@ -54,7 +47,6 @@ class SimulatedPlayer:
         self.hands: list[SimulatedHand] = []
         self.auto = False
         self.up = ""
-        self.up_value = 0
         self.draw: Callable[[], str] = _no_card
         self.miss_rate = MISS_RATE
         self.refuse_rate = REFUSE_RATE
@@ -87,7 +79,6 @@ class SimulatedPlayer:
         self.miss_rate = miss_rate
         self.refuse_rate = refuse_rate
         self.up = up
-        self.up_value = up_value(up)
         self.draw = draw
         self.auto = False
         hand = SimulatedHand(initial)
@@ -126,13 +117,12 @@ class SimulatedPlayer:
             total = hand_total(cards)[0]
             if total >= 21 or (rules.max_cards is not None and len(cards) >= rules.max_cards):
                 return  # stops by rule
-            two_cards = len(cards) == 2
-            can_split = two_cards and not after_split and rules.max_splits >= 1 and is_pair(rules, cards)
-            can_double = (
-                two_cards and (not after_split or rules.double_after_split) and double_allowed(rules, cards)
-            )
-            can_surrender = (
-                rules.surrender and two_cards and not after_split and not actions and 2 <= self.up_value <= 9
+            # Every decision but the first adds a card (or ends the hand): two cards, a first decision.
+            first = len(cards) == 2
+            can_split = options.may_split(rules, cards, first_decision=first, after_split=after_split)
+            can_double = options.may_double(rules, cards, first_decision=first, after_split=after_split)
+            can_surrender = options.may_surrender(
+                rules, self.up, first_decision=first, after_split=after_split
             )
             if not self.auto and self.miss_rate and rng.random() < self.miss_rate:
                 self.auto = True
@@ -167,7 +157,7 @@ class SimulatedPlayer:
                 actions.append(action)
                 second = SimulatedHand([cards.pop()])
                 self.hands.append(second)
-                aces = is_ace(cards[0])
+                aces = options.split_hand_takes_one_card(cards[0])
                 # The first hand is played to its end before the second takes its second card.
                 cards.append(self.draw())
                 if not aces:

@@ -1,9 +1,9 @@
 """Basic strategy: the total-dependent 8-deck, dealer-stands-on-all-17 strategy, adapted per rule set.
 
 `basic_strategy` answers one decision. The caller says which actions the table and the player's
-balance allow at this point (`can_double`, `can_split`, `can_surrender`); the rule set narrows them
-further (double on hard 9-11 only, pairs by rank or by value, surrender only against a dealer
-first card of 2-9), and an action that is not available falls back to hit or stand.
+balance allow at this point (`can_double`, `can_split`, `can_surrender`); the table's options
+(`options.py`: double on hard 9-11 only, pairs by rank or by value, surrender only against a dealer
+first card of 2-9) narrow them further, and an action that is not available falls back to hit or stand.
 
 At a table without a hole card (`rules.hole_card` False) a dealer blackjack also takes the
 doubled and split stakes, so the European no-hole-card adjustments apply: no double on 10 or 11
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from .cards import CARD_VALUE, rank
 from .hand import hand_total
+from .options import may_double, may_split, may_surrender
 from .rules import RuleSet
 
 HIT = "hit"
@@ -28,26 +29,6 @@ def up_value(card: str) -> int:
     """The dealer's first card as a strategy column: 2-10, the ace as 11."""
     card_value = CARD_VALUE[card]
     return 11 if card_value == 1 else card_value
-
-
-def is_pair(rules: RuleSet, cards: Sequence[str]) -> bool:
-    """Two cards that the table lets a player split: the same rank, or the same value where it allows."""
-    if len(cards) != 2:
-        return False
-    first, second = cards
-    if rules.split_match == "rank":
-        return rank(first) == rank(second)
-    return CARD_VALUE[first] == CARD_VALUE[second]
-
-
-def double_allowed(rules: RuleSet, cards: Sequence[str]) -> bool:
-    """Whether the rule set lets these cards double (two cards; hard 9-11 only where the table says so)."""
-    if len(cards) != 2:
-        return False
-    if rules.double == "hard_9_to_11":
-        total, soft = hand_total(cards)
-        return not soft and 9 <= total <= 11
-    return True
 
 
 def basic_strategy(
@@ -65,22 +46,25 @@ def basic_strategy(
     if total >= 21:
         return STAND
     no_hole_card = not rules.hole_card
+    # The caller says what the moment allows; the options say what these cards allow.
     two_cards = len(cards) == 2
-    may_double = can_double and double_allowed(rules, cards)
-    may_split = can_split and rules.max_splits >= 1 and is_pair(rules, cards)
-    may_surrender = can_surrender and rules.surrender and two_cards and 2 <= up <= 9
+    may_double_here = can_double and may_double(rules, cards)
+    may_split_here = can_split and may_split(rules, cards)
+    may_surrender_here = can_surrender and may_surrender(rules, dealer_up, first_decision=two_cards)
 
     if rules.strategy_overrides:
-        changed = _overridden(rules, cards, dealer_up, total, soft, may_double, may_split, may_surrender)
+        changed = _overridden(
+            rules, cards, dealer_up, total, soft, may_double_here, may_split_here, may_surrender_here
+        )
         if changed is not None:
             return changed
-    if may_split and _split_pair(rules, cards, up, no_hole_card):
+    if may_split_here and _split_pair(rules, cards, up, no_hole_card):
         return SPLIT
-    if may_surrender and not soft and total == 16 and up == 9 and not may_split:
+    if may_surrender_here and not soft and total == 16 and up == 9 and not may_split_here:
         return SURRENDER
     if soft:
-        return _soft(total, up, may_double)
-    return _hard(total, up, may_double, no_hole_card)
+        return _soft(total, up, may_double_here)
+    return _hard(total, up, may_double_here, no_hole_card)
 
 
 def low_balance_decision(policy: str, total: int) -> str:

@@ -10,8 +10,10 @@ itself looks at the cards, so a cell is marked where some deal of the class play
 
 from dataclasses import dataclass
 
+from .. import options
+from ..options import is_pair
 from ..rules import RuleSet
-from ..strategy import automatic_decision, double_allowed, is_pair
+from ..strategy import automatic_decision
 from .common import ACE, CARD_OF_VALUE, TEN, VALUES, total_of
 from .main_game import MainGameFigures
 
@@ -115,9 +117,9 @@ def _automatic(rules: RuleSet, deals, up: int, hand: str) -> str:
         rules,
         codes,
         CARD_OF_VALUE[up],
-        can_double=double_allowed(rules, codes),
+        can_double=options.may_double(rules, codes),
         can_split=hand.startswith("pair"),
-        can_surrender=rules.surrender and 2 <= up <= 9,
+        can_surrender=options.may_surrender(rules, CARD_OF_VALUE[up]),
     )
     return ACTION_CODES[action]
 

@@ -4,14 +4,13 @@ never acts gets).
 
 Best play is composition-dependent: at every decision the option with the highest expectation given the
 hand's own cards and the dealer's first card (hit, stand, double, split, surrender, as the rules allow
-there), so the figure is the true maximum for the rule set with one split. Every card seen is removed from
-the shoe: the player's cards, the dealer's first card, each card drawn. The rules are the engine's:
-doubles as `rules.double` and `double_after_split` allow, one split only (by value or rank as
-`split_match` says) with one card to each split ace, a split ace and a ten are 21 and no blackjack, a hand
-stands at 21 and at the card limit, surrender against a first card of 2-9 only, the dealer draws as
-`dealer.draws_on` says. At a hole-card table a dealer blackjack ends the round at once (the player
-loses the original stake only, or pushes a blackjack); without a hole card it also takes doubled and split
-stakes. Insurance is never taken.
+there), so the figure is the true maximum for the rule set. Every card seen is removed from the shoe: the
+player's cards, the dealer's first card, each card drawn. The rules are the engine's: the player's options
+as `options.py` gives them (doubles, one split by value or rank with one card to each split ace,
+surrender), a split ace and a ten are 21 and no blackjack, a hand stands at 21 and at the card limit, the
+dealer draws as `dealer.draws_on` says. At a hole-card table a dealer blackjack ends the round at once
+(the player loses the original stake only, or pushes a blackjack); without a hole card it also takes
+doubled and split stakes. Insurance is never taken.
 
 Two exchangeability facts make this exact without following every order of dealing. The probability of a
 set of cards going to given roles (a hand's hits, the hole card, the dealer's draws) does not depend
@@ -28,9 +27,10 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
 
+from .. import options
 from ..dealer import draws_on
 from ..rules import RuleSet
-from ..strategy import DOUBLE, HIT, SPLIT, STAND, SURRENDER, automatic_decision, double_allowed
+from ..strategy import DOUBLE, HIT, SPLIT, STAND, SURRENDER, automatic_decision
 from .common import ACE, CARD_OF_VALUE, TEN, VALUES, percent, total_of
 
 BEST = "best"  # the option with the highest expectation at every decision
@@ -167,9 +167,9 @@ class MainGame:
         # At a hole-card table a dealer blackjack ends the round: the original stake is lost.
         peeked = -natural if self.rules.hole_card else 0.0
         cards = (first, second)
-        if first != second or self.rules.max_splits < 1:
+        if not options.may_split(self.rules, self._codes(cards)):
             return peeked + self._first_decision(shoe, cards_left, up, cards, can_split=False)
-        if first == TEN and self.rules.split_match == "rank":
+        if first == TEN and not options.is_pair(self.rules, ["TS", "KS"]):  # ten-value pairs by rank
             same_rank = self._same_ten_rank_chance()
             return (
                 peeked
@@ -216,9 +216,9 @@ class MainGame:
             STAND: self._stand(shoe, cards_left, up, total_of(cards)[0]),
             HIT: self._draw_and_play(shoe, cards_left, up, cards, after_split=False),
         }
-        if double_allowed(self.rules, self._codes(cards)):
+        if options.may_double(self.rules, self._codes(cards)):
             values[DOUBLE] = self._double(shoe, cards_left, up, cards)
-        if can_split and self.rules.max_splits >= 1:
+        if can_split:
             values[SPLIT] = 2 * self._split_hand(shoe, cards_left, up, cards[0])
         if self._surrender_allowed(up):
             values[SURRENDER] = -0.5 * self._settled_chance(shoe, cards_left, up)
@@ -227,13 +227,14 @@ class MainGame:
     def _split_hand(self, shoe: int, cards_left: int, up: int, card: int) -> float:
         """One hand of a split pair of `card`; `shoe` lacks both pair cards. Exact: see the module notes."""
         value = 0.0
+        split_ace = options.split_hand_takes_one_card(CARD_OF_VALUE[card])
         for drawn in VALUES:
             count = _count(shoe, drawn)
             if not count:
                 continue
             cards = tuple(sorted((card, drawn)))
             after = shoe - _ONE_CARD[drawn]
-            if card == ACE:  # one card to each split ace
+            if split_ace:
                 hand_value = self._stand(after, cards_left - 1, up, total_of(cards)[0])
             else:
                 hand_value = self._play(after, cards_left - 1, up, cards, after_split=True)
@@ -316,11 +317,7 @@ class MainGame:
         return value
 
     def _may_double(self, cards: tuple[int, ...], after_split: bool) -> bool:
-        return (
-            len(cards) == 2
-            and (not after_split or self.rules.double_after_split)
-            and double_allowed(self.rules, self._codes(cards))
-        )
+        return len(cards) == 2 and options.may_double(self.rules, self._codes(cards), after_split=after_split)
 
     def _automatic(
         self, cards: tuple[int, ...], up: int, *, can_split, can_surrender, after_split=False
@@ -345,7 +342,7 @@ class MainGame:
         return [CARD_OF_VALUE[value] for value in cards]
 
     def _surrender_allowed(self, up: int) -> bool:
-        return self.rules.surrender and 2 <= up <= 9
+        return options.may_surrender(self.rules, CARD_OF_VALUE[up])
 
     def _same_ten_rank_chance(self) -> float:
         """Two ten-value cards of the same rank (T, J, Q, K), given their values. Whatever ten-value

@@ -23,9 +23,10 @@ from blackjack.odds import (
     side_option_odds,
     three_card_deals,
 )
+from blackjack.options import may_double
 from blackjack.rules import GAMES, PRESETS, preset
 from blackjack.sideoptions import winning_pattern
-from blackjack.strategy import basic_strategy, double_allowed
+from blackjack.strategy import basic_strategy
 
 DECKS = 8
 SHOE_SIZE = 52 * DECKS
@@ -373,7 +374,7 @@ def literal_value(rules, up: int, first: int, second: int, first_action: str) ->
             value_card(up),
             can_double=len(cards) == 2
             and (not after_split or rules.double_after_split)
-            and double_allowed(rules, [value_card(v) for v in cards]),
+            and may_double(rules, [value_card(v) for v in cards]),
             can_split=False,
             can_surrender=False,
         )

@@ -5,8 +5,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from blackjack.cards import ALL_CARDS
+from blackjack.options import is_pair, may_double
 from blackjack.rules import PRESETS
-from blackjack.strategy import ACTIONS, basic_strategy, double_allowed, is_pair
+from blackjack.strategy import ACTIONS, basic_strategy
 
 ALL = dict(can_double=True, can_split=True, can_surrender=True)
 NO_DOUBLE = dict(can_double=False, can_split=True, can_surrender=True)
@@ -132,14 +133,14 @@ def test_it_reads_pairs_by_value_or_rank():
 
 
 def test_it_doubles_only_where_the_table_allows():
-    assert double_allowed(PRESETS["deluxe"], ["AS", "7H"])
-    assert double_allowed(PRESETS["deluxe"], ["TS", "7H"])
-    assert not double_allowed(PRESETS["deluxe"], ["2S", "3H", "4D"])
-    assert double_allowed(PRESETS["multiplayer"], ["5S", "4H"])
-    assert double_allowed(PRESETS["multiplayer"], ["5S", "6H"])
-    assert not double_allowed(PRESETS["multiplayer"], ["AS", "7H"])  # soft 18
-    assert not double_allowed(PRESETS["multiplayer"], ["7S", "5H"])  # hard 12
-    assert not double_allowed(PRESETS["multiplayer"], ["4S", "4H"])  # hard 8
+    assert may_double(PRESETS["deluxe"], ["AS", "7H"])
+    assert may_double(PRESETS["deluxe"], ["TS", "7H"])
+    assert not may_double(PRESETS["deluxe"], ["2S", "3H", "4D"])
+    assert may_double(PRESETS["multiplayer"], ["5S", "4H"])
+    assert may_double(PRESETS["multiplayer"], ["5S", "6H"])
+    assert not may_double(PRESETS["multiplayer"], ["AS", "7H"])  # soft 18
+    assert not may_double(PRESETS["multiplayer"], ["7S", "5H"])  # hard 12
+    assert not may_double(PRESETS["multiplayer"], ["4S", "4H"])  # hard 8
 
 
 cards_st = st.sampled_from(ALL_CARDS)
@@ -162,7 +163,7 @@ def test_it_never_takes_an_action_that_is_not_available(
     )
     assert action in ACTIONS
     if action == "double":
-        assert can_double and double_allowed(rules, cards)
+        assert can_double and may_double(rules, cards)
     if action == "split":
         assert can_split and is_pair(rules, cards)
     if action == "surrender":

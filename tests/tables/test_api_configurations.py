@@ -65,6 +65,7 @@ def test_a_version_may_start_later_and_the_list_filters(supervisor):
     [
         ({"changes": {"blackjack_pays": "2"}, "reason": "x"}, "rules.blackjack_pays"),  # not changeable
         ({"changes": {"no_such_rule": 1}, "reason": "x"}, "rules.no_such_rule"),
+        ({"changes": {"max_splits": 2}, "reason": "x"}, "rules.max_splits"),  # split once is the rule
         (
             {"changes": {"side_options": {"pair": {"paytable": {"mixed_pair": "0"}}}}, "reason": "x"},
             "rules.side_options.pair.paytable.mixed_pair",
