@@ -140,8 +140,6 @@ def expected_numbers(configuration: TableConfiguration, at) -> dict[str, list[Fr
         expected["seats"] = [Fraction(rules.seats)]
     if rules.max_seats_per_player:
         expected["max_seats_per_player"] = [Fraction(rules.max_seats_per_player)]
-    if rules.max_splits > 1:  # once: said in words
-        expected["max_splits"] = [Fraction(rules.max_splits)]
     if rules.insurance:
         expected["insurance_pays"] = [Fraction(rules.insurance_pays)]
     if rules.max_cards:
