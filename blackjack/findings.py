@@ -23,6 +23,7 @@ FINDING_CODES = {
     "auto_play_wrong": "Automatic decision against the table's policy",
     "side_option_not_offered": "Side option the table does not offer",
     "side_option_after_max_round": "Side option staked after its max round",
+    "side_option_without_main_bet": "Side option without the player's main bet",
     "insurance_not_offered": "Insurance the table does not offer",
     "insurance_without_ace": "Insurance without a facilitator ace",
     "insurance_wrong_stake": "Insurance not half the stake",

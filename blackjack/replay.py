@@ -84,8 +84,9 @@ class _Replay:
         if not record.cancelled:
             check_dealer(record.dealer, list(spots.values()), record.bets, self.rules, self.findings)
             self.check_hands_finished(spots.values())
-        self.check_bets(spots)
-        return ReplayResult(record, self.settle(spots), self.findings)
+        settlement = Settlement(record, spots, self.rules)
+        self.check_bets(spots, settlement)
+        return ReplayResult(record, self.settle(settlement), self.findings)
 
     # --- cards ----------------------------------------------------------------------------
 
@@ -203,7 +204,7 @@ class _Replay:
 
     # --- bets ----------------------------------------------------------------------------
 
-    def check_bets(self, spots: dict[str, PlayedSpot]):
+    def check_bets(self, spots: dict[str, PlayedSpot], settlement: Settlement):
         rules = self.rules
         record = self.record
         mains = defaultdict(list)
@@ -220,6 +221,12 @@ class _Replay:
                 if kind not in side_option_problems:
                     side_option_problems[kind] = self.side_option_problem(kind)
                 problem = side_option_problems[kind]
+                if rules.side_option(kind) is not None and settlement.without_main_bet(bet):
+                    problem = (
+                        "side_option_without_main_bet",
+                        f"player {bet.player} has no main bet and no bet behind on spot {bet.spot}, which "
+                        "this table's side options need; it is void",
+                    )
                 if problem:
                     code, reason = problem
                     self.find(
@@ -331,8 +338,7 @@ class _Replay:
 
     # --- amounts -------------------------------------------------------------------------
 
-    def settle(self, spots: dict[str, PlayedSpot]) -> dict[str, BetResult]:
-        settlement = Settlement(self.record, spots, self.rules)
+    def settle(self, settlement: Settlement) -> dict[str, BetResult]:
         results = {}
         for bet in self.record.bets:
             result = results[bet.bet_id] = settlement.bet(bet)

@@ -87,6 +87,10 @@ LOW_BALANCE_POLICIES = ("hit", "hit_to_12")
 MAX_ODDS = Decimal(10000)
 MAX_ROUND_BOUND = 100
 SHEET_SEATS = {"deluxe": 7, "boundless": None, "classic": 7, "multiplayer": 7}
+# Whether a side option needs the player's own main bet or bet behind on its seat: the classic sheet
+# says all players must bet to bet on Perfect Pairs and 21+3; Deluxe's and Boundless's allow a side
+# option alone; the multi-player table has none. Part of the game, so no rule a table stores.
+SIDE_OPTIONS_NEED_MAIN_BET = {"deluxe": False, "boundless": False, "classic": True, "multiplayer": False}
 
 
 class RuleError(ValueError):
@@ -329,6 +333,10 @@ class RuleSet:
             if option.kind == kind:
                 return option
         return None
+
+    @property
+    def side_options_need_main_bet(self) -> bool:
+        return SIDE_OPTIONS_NEED_MAIN_BET[self.game]
 
     @property
     def offered_kinds(self) -> tuple[str, ...]:
