@@ -100,7 +100,7 @@ class _Replay:
                 seen.update(hand.cards)
         if seen <= CARD_SET:
             return True
-        places = [("the facilitator's hand", record.dealer)]
+        places = [(f"the {self.rules.dealer_word}'s hand", record.dealer)]
         if record.shared is not None:
             places += [("the shared deal", record.shared.initial), ("the shared draws", record.shared.draws)]
         for spot in record.spots:
@@ -318,7 +318,7 @@ class _Replay:
             up = dealer[0] if dealer else "no card"
             self.find(
                 "insurance_without_ace",
-                f"Bet {bet.bet_id} insures against {up}; insurance needs a facilitator ace.",
+                f"Bet {bet.bet_id} insures against {up}; insurance needs a {self.rules.dealer_word} ace.",
                 **where,
             )
         if base is None:

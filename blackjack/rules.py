@@ -335,6 +335,11 @@ class RuleSet:
         return None
 
     @property
+    def dealer_word(self) -> str:
+        """What the game's rule sheet calls the person who deals: "dealer" or "facilitator"."""
+        return DEALER_WORDS[self.game]
+
+    @property
     def side_options_need_main_bet(self) -> bool:
         return SIDE_OPTIONS_NEED_MAIN_BET[self.game]
 
