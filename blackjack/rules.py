@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from .pattern_words import PATTERN_WORDS
+
 GAMES = ("deluxe", "boundless", "classic", "multiplayer")
 # The code says dealer; a page says what the game's rule sheet calls the person who deals.
 DEALER_WORDS = {
@@ -45,8 +47,10 @@ def kind_label(kind: str) -> str:
 
 
 def pattern_label(pattern: str) -> str:
-    """A side option pattern's label as a paytable writes it: "unsuited_6_7_8" -> "Unsuited 6 7 8"."""
-    return pattern.replace("_", " ").replace("plus", "or more").capitalize()
+    """A side option pattern's label for staff, as a paytable writes it: "unsuited_6_7_8" -> "Unsuited
+    6 7 8" (pattern_words.PATTERN_WORDS); anything else as it came."""
+    words = PATTERN_WORDS.get(pattern)
+    return pattern if words is None else words.staff
 
 
 # Every pattern a side option can pay on; a paytable names a subset of these.
