@@ -71,8 +71,9 @@ format: .venv
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# The rule sheets' messages only (sheets/ and templates/sheets/): the staff portal is not translated.
-MESSAGES_IGNORE := $(foreach d,$(filter-out sheets/ templates/ locale/,$(wildcard */)),--ignore=$(d)*) \
+# The rule sheets' messages only (sheets/ and templates/sheets/, and the players' words of the side
+# option patterns, which blackjack/pattern_words.py marks): the staff portal is not translated.
+MESSAGES_IGNORE := $(foreach d,$(filter-out sheets/ templates/ locale/ blackjack/,$(wildcard */)),--ignore=$(d)*) \
 	$(foreach d,$(filter-out templates/sheets,$(wildcard templates/*)),--ignore=$(d)) --ignore=manage.py
 
 messages: .venv

@@ -219,7 +219,7 @@ class SpotPlayer:
         if refusal == options.NOT_FIRST_DECISION:
             return "after another decision: surrender is only the first decision on the initial hand"
         if refusal == options.DEALER_ACE_OR_TEN:
-            return f"against the facilitator's {up}: surrender is offered against 2 to 9 only"
+            return f"against the {self.rules.dealer_word}'s {up}: surrender is offered against 2 to 9 only"
         return None
 
     def _check_split(self, spot, pair, action: Action):
@@ -281,9 +281,10 @@ class SpotPlayer:
 
 def check_dealer(dealer: list[str], spots: list[PlayedSpot], bets: list[BetRecord], rules: RuleSet, findings):
     """Did the dealer draw exactly the cards the rules required, given how the players played?"""
+    who = rules.dealer_word
     if rules.hole_card:
         if len(dealer) < 2:
-            findings.append(Finding("dealer_missing_hole_card", "The facilitator has no hole card."))
+            findings.append(Finding("dealer_missing_hole_card", f"The {who} has no hole card."))
             return
         if is_natural(dealer[:2]):
             for played in spots:
@@ -295,14 +296,14 @@ def check_dealer(dealer: list[str], spots: list[PlayedSpot], bets: list[BetRecor
                     findings.append(
                         Finding(
                             "play_after_dealer_blackjack",
-                            f"Spot {played.spot.spot} played on after the facilitator's blackjack, "
+                            f"Spot {played.spot.spot} played on after the {who}'s blackjack, "
                             "which ends the round at once.",
                             spot=played.spot.spot,
                         )
                     )
         held = dealer[:2]
     elif not dealer:
-        findings.append(Finding("dealer_stopped_early", "The facilitator has no card."))
+        findings.append(Finding("dealer_stopped_early", f"The {who} has no card."))
         return
     else:
         held = dealer[:1]
@@ -321,8 +322,7 @@ def check_dealer(dealer: list[str], spots: list[PlayedSpot], bets: list[BetRecor
             findings.append(
                 Finding(
                     "dealer_stopped_early",
-                    f"The facilitator stopped on {_total_text(held)} ({' '.join(held)}) "
-                    f"and must draw {draws}.",
+                    f"The {who} stopped on {_total_text(held)} ({' '.join(held)}) and must draw {draws}.",
                 )
             )
             return
@@ -334,11 +334,11 @@ def check_dealer(dealer: list[str], spots: list[PlayedSpot], bets: list[BetRecor
         ended_by_blackjack = rules.hole_card and is_natural(dealer[:2])
         if not draws_on(total, soft, stands_on_soft_17) and not ended_by_blackjack:
             stands = "on all 17" if stands_on_soft_17 else "on hard 17 and on 18 or more, and hits soft 17"
-            message = f"The facilitator drew {extra} on {_total_text(held)}: the facilitator stands {stands}."
+            message = f"The {who} drew {extra} on {_total_text(held)}: the {who} stands {stands}."
             findings.append(Finding("dealer_drew_on_17", message))
         else:
             message = (
-                f"The facilitator drew {extra} although no bet depended on the facilitator's hand "
+                f"The {who} drew {extra} although no bet depended on the {who}'s hand "
                 "any more: the round had to end."
             )
             findings.append(Finding("dealer_drew_after_end", message))

@@ -85,8 +85,9 @@ class _Replay:
         if not record.cancelled:
             check_dealer(record.dealer, list(spots.values()), record.bets, self.rules, self.findings)
             self.check_hands_finished(spots.values())
-        self.check_bets(spots)
-        return ReplayResult(record, self.settle(spots), self.findings)
+        settlement = Settlement(record, spots, self.rules)
+        self.check_bets(spots, settlement)
+        return ReplayResult(record, self.settle(settlement), self.findings)
 
     # --- cards ----------------------------------------------------------------------------
 
@@ -100,7 +101,7 @@ class _Replay:
                 seen.update(hand.cards)
         if seen <= CARD_SET:
             return True
-        places = [("the facilitator's hand", record.dealer)]
+        places = [(f"the {self.rules.dealer_word}'s hand", record.dealer)]
         if record.shared is not None:
             places += [("the shared deal", record.shared.initial), ("the shared draws", record.shared.draws)]
         for spot in record.spots:
@@ -204,7 +205,7 @@ class _Replay:
 
     # --- bets ----------------------------------------------------------------------------
 
-    def check_bets(self, spots: dict[str, PlayedSpot]):
+    def check_bets(self, spots: dict[str, PlayedSpot], settlement: Settlement):
         rules = self.rules
         record = self.record
         mains = defaultdict(list)
@@ -221,6 +222,12 @@ class _Replay:
                 if kind not in side_option_problems:
                     side_option_problems[kind] = self.side_option_problem(kind)
                 problem = side_option_problems[kind]
+                if rules.side_option(kind) is not None and settlement.without_main_bet(bet):
+                    problem = (
+                        "side_option_without_main_bet",
+                        f"player {bet.player} has no main bet and no bet behind on spot {bet.spot}, which "
+                        "this table's side options need; it is void",
+                    )
                 if problem:
                     code, reason = problem
                     self.find(
@@ -313,7 +320,7 @@ class _Replay:
             up = dealer[0] if dealer else "no card"
             self.find(
                 "insurance_without_ace",
-                f"Bet {bet.bet_id} insures against {up}; insurance needs a facilitator ace.",
+                f"Bet {bet.bet_id} insures against {up}; insurance needs a {self.rules.dealer_word} ace.",
                 **where,
             )
         if base is None:
@@ -333,8 +340,7 @@ class _Replay:
 
     # --- amounts -------------------------------------------------------------------------
 
-    def settle(self, spots: dict[str, PlayedSpot]) -> dict[str, BetResult]:
-        settlement = Settlement(self.record, spots, self.rules)
+    def settle(self, settlement: Settlement) -> dict[str, BetResult]:
         results = {}
         for bet in self.record.bets:
             result = results[bet.bet_id] = settlement.bet(bet)

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from .pattern_words import PATTERN_WORDS
+
 GAMES = ("deluxe", "boundless", "classic", "multiplayer")
 # The code says dealer; a page says what the game's rule sheet calls the person who deals.
 DEALER_WORDS = {
@@ -45,8 +47,10 @@ def kind_label(kind: str) -> str:
 
 
 def pattern_label(pattern: str) -> str:
-    """A side option pattern's label as a paytable writes it: "unsuited_6_7_8" -> "Unsuited 6 7 8"."""
-    return pattern.replace("_", " ").replace("plus", "or more").capitalize()
+    """A side option pattern's label for staff, as a paytable writes it: "unsuited_6_7_8" -> "Unsuited
+    6 7 8" (pattern_words.PATTERN_WORDS); anything else as it came."""
+    words = PATTERN_WORDS.get(pattern)
+    return pattern if words is None else words.staff
 
 
 # Every pattern a side option can pay on; a paytable names a subset of these.
@@ -87,6 +91,10 @@ LOW_BALANCE_POLICIES = ("hit", "hit_to_12")
 MAX_ODDS = Decimal(10000)
 MAX_ROUND_BOUND = 100
 SHEET_SEATS = {"deluxe": 7, "boundless": None, "classic": 7, "multiplayer": 7}
+# Whether a side option needs the player's own main bet or bet behind on its seat: the classic sheet
+# says all players must bet to bet on Perfect Pairs and 21+3; Deluxe's and Boundless's allow a side
+# option alone; the multi-player table has none. Part of the game, so no rule a table stores.
+SIDE_OPTIONS_NEED_MAIN_BET = {"deluxe": False, "boundless": False, "classic": True, "multiplayer": False}
 
 
 class RuleError(ValueError):
@@ -331,6 +339,15 @@ class RuleSet:
             if option.kind == kind:
                 return option
         return None
+
+    @property
+    def dealer_word(self) -> str:
+        """What the game's rule sheet calls the person who deals: "dealer" or "facilitator"."""
+        return DEALER_WORDS[self.game]
+
+    @property
+    def side_options_need_main_bet(self) -> bool:
+        return SIDE_OPTIONS_NEED_MAIN_BET[self.game]
 
     @property
     def offered_kinds(self) -> tuple[str, ...]:

@@ -151,6 +151,17 @@ class Settlement:
         self.payouts = Payouts(
             rules, record.dealer, cancelled=record.cancelled, cancel_reason=record.cancel_reason
         )
+        # (spot, player) of every main bet and bet behind, where a side option needs one of them.
+        self.seat_bettors = (
+            {(bet.spot, bet.player) for bet in record.bets if bet.kind in ("main", "behind")}
+            if rules.side_options_need_main_bet
+            else None
+        )
+
+    def without_main_bet(self, bet: BetRecord) -> bool:
+        """A side option whose player has no main bet and no bet behind on its spot, at a table whose
+        rule sheet asks for one: void."""
+        return self.seat_bettors is not None and (bet.spot, bet.player) not in self.seat_bettors
 
     def bet(self, bet: BetRecord) -> BetResult:
         kind = bet.kind
@@ -178,8 +189,8 @@ class Settlement:
     def _side_option(self, bet: BetRecord) -> BetResult:
         payouts = self.payouts
         option = payouts.rules.side_option(bet.kind)
-        if option is None or payouts.cancelled:
-            return payouts.side_option(option, bet.stake, ())  # void: refunded
+        if option is None or payouts.cancelled or self.without_main_bet(bet):
+            return payouts.side_option(None, bet.stake, ())  # void: refunded
         player_cards = self.player_cards(bet.spot)
         if bet.kind != "bust_bonus" and player_cards is None:
             return BetResult(bet.stake, None)

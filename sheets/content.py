@@ -4,7 +4,8 @@ A sheet is made from one configuration version of a table (its RuleSet), the tab
 the time asked for (TableLimit's history) and the odds stored with the version (ConfigurationOdds): every
 number it states comes from one of them, never from a text. A feature the table does not offer is not on
 the sheet at all. The words are the templates' (templates/sheets/), marked for translation; the labels
-of bet kinds and paytable patterns are here, marked too.
+of bet kinds are here, marked too, and a paytable pattern's label and description are the players'
+words of blackjack/pattern_words.py (one list with staff's labels), translated when the sheet renders.
 """
 
 import hashlib
@@ -16,9 +17,10 @@ from fractions import Fraction
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
+from blackjack.pattern_words import PATTERN_WORDS
 from blackjack.rules import DEALER_WORDS, SIDE_OPTION_PATTERNS, RuleSet
 from limits.models import TableLimit
 from tables.choices import ConfigurationStatus
@@ -40,40 +42,6 @@ KIND_LABELS = {
     "lucky_trio": pgettext_lazy("side option", "Lucky Trio"),
     "poker_trio": pgettext_lazy("side option", "Poker Trio"),
     "bust_bonus": pgettext_lazy("side option", "Bust Bonus"),
-}
-
-# Each paytable pattern: its name, and what the cards must be.
-PATTERN_LABELS = {
-    "mixed_pair": (_("Mixed pair"), _("The first two cards are of one rank and of different colours.")),
-    "coloured_pair": (
-        _("Coloured pair"),
-        _("The first two cards are of one rank and one colour, in different suits."),
-    ),
-    "perfect_pair": (_("Perfect pair"), _("The first two cards are of one rank and one suit.")),
-    "suited_trips": (
-        _("Suited trips"),
-        _("The first two cards and the %(dealer)s's first card are the same card (same rank and suit)."),
-    ),
-    "flush": (_("Flush"), _("The three cards are of one suit, and not in sequence.")),
-    "straight": (
-        _("Straight"),
-        _("The three cards are in sequence, not all of one suit (an ace plays high or low, never both)."),
-    ),
-    "three_of_a_kind": (_("Three of a kind"), _("The three cards are of one rank, not all of one suit.")),
-    "straight_flush": (_("Straight flush"), _("The three cards are in sequence and of one suit.")),
-    "total_19_or_20": (_("Total of 19 or 20"), _("The three cards add up to 19 or 20.")),
-    "unsuited_21": (_("21, mixed suits"), _("The three cards add up to 21, not all of one suit.")),
-    "suited_21": (_("21, one suit"), _("The three cards add up to 21, all of one suit.")),
-    "unsuited_6_7_8": (_("6-7-8, mixed suits"), _("The cards are a 6, a 7 and an 8, not all of one suit.")),
-    "unsuited_7_7_7": (_("7-7-7, mixed suits"), _("The cards are three 7s, not all of one suit.")),
-    "suited_6_7_8": (_("6-7-8, one suit"), _("The cards are a 6, a 7 and an 8, all of one suit.")),
-    "suited_7_7_7": (_("7-7-7, one suit"), _("The cards are three 7s, all of one suit.")),
-    "bust_3": (_("Bust with 3 cards"), _("The %(dealer)s busts holding 3 cards.")),
-    "bust_4": (_("Bust with 4 cards"), _("The %(dealer)s busts holding 4 cards.")),
-    "bust_5": (_("Bust with 5 cards"), _("The %(dealer)s busts holding 5 cards.")),
-    "bust_6": (_("Bust with 6 cards"), _("The %(dealer)s busts holding 6 cards.")),
-    "bust_7": (_("Bust with 7 cards"), _("The %(dealer)s busts holding 7 cards.")),
-    "bust_8_plus": (_("Bust with 8 or more cards"), _("The %(dealer)s busts holding 8 cards or more.")),
 }
 
 # Who deals: the word of the game's own rule sheet.
@@ -127,12 +95,12 @@ class PaytableLine:
     dealer: str
 
     @property
-    def label(self):
-        return PATTERN_LABELS[self.pattern][0]
+    def label(self) -> str:
+        return gettext(PATTERN_WORDS[self.pattern].player)
 
     @property
     def description(self) -> str:
-        return dealer_words(PATTERN_LABELS[self.pattern][1], self.dealer)
+        return dealer_words(gettext(PATTERN_WORDS[self.pattern].description), self.dealer)
 
 
 @dataclass(frozen=True)

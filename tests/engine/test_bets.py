@@ -55,7 +55,7 @@ class TestMainBet:
                 seat(1, "P1", hand("5H 6D 9C", "double")),
                 seat(3, "P3", hand("8S TC", "split", "stand"), hand("8D 7C", "stand")),
             ],
-            [bet("B1", "P1", "main", 1, "10.00"), bet("B3", "P3", "main", 3, "10.00")],
+            [bet("B1", "P1", "main", 1, "10.00"), bet("B3", "P3", "main", 3, "10.00", returned="20.00")],
         )
         assert settled(document) == {"B1": ("20.00", "0.00"), "B3": ("20.00", "0.00")}
 
@@ -146,6 +146,65 @@ class TestSideOptions:
             [bet("B1", "P1", "main", 1, "10.00"), bet("B2", "P1", "pair", 1, "2.00", returned="2.00")],
         )
         assert codes(document) == ["side_option_not_offered"]
+
+    @staticmethod
+    def classic_side_bet(kind="perfect_pairs", player="P2", spot=1, returned="2.00", behind=False):
+        """Seat 1 (P1) dealt a perfect pair of queens, seat 3 (P3) a 21+3 flush with the QS: `player`
+        stakes 2.00 on `kind` at `spot`, with a bet behind seat 1 when `behind`."""
+        bets = [
+            bet("B1", "P1", "main", 1, "10.00", returned="20.00"),
+            bet("B3", "P3", "main", 3, "10.00", returned="20.00"),
+        ]
+        if behind:
+            bets.append(bet("B4", player, "behind", 1, "5.00", returned="10.00"))
+        bets.append(bet("B2", player, kind, spot, "2.00", returned=returned))
+        return round_document(
+            "classic",
+            "QS 6C 9D",
+            [seat(1, "P1", hand("QH QH", "stand")), seat(3, "P3", hand("4S 9S 3D", "hit", "stand"))],
+            bets,
+        )
+
+    @pytest.mark.parametrize(
+        ("kind", "player", "spot"),
+        [
+            ("perfect_pairs", "P2", 1),  # a player with no bet at the table
+            ("twenty_one_plus_three", "P2", 3),
+            ("perfect_pairs", "P1", 3),  # the player's main bet is on another seat
+            ("twenty_one_plus_three", "P3", 1),
+        ],
+    )
+    def test_a_classic_side_option_without_the_players_main_bet_is_void(self, kind, player, spot):
+        document = self.classic_side_bet(kind, player, spot)
+        result = replay_document(document)
+        assert [(f.code, f.bet, f.spot) for f in result.findings] == [
+            ("side_option_without_main_bet", "B2", str(spot))
+        ]
+        assert (str(result.bets["B2"].wagered), str(result.bets["B2"].returned)) == ("2.00", "2.00")
+        assert result.bets["B2"].pattern == ""
+
+    def test_the_void_side_option_is_reported_as_paid_by_its_paytable_too_when_it_was_paid(self):
+        document = self.classic_side_bet(returned="52.00")  # the perfect pair paid 25 to 1
+        assert codes(document) == ["side_option_without_main_bet", "wrong_returned"]
+
+    def test_a_classic_side_option_with_the_players_bet_behind_on_the_seat_is_settled(self):
+        assert codes(self.classic_side_bet(returned="52.00", behind=True)) == []
+        assert codes(self.classic_side_bet(spot=3, behind=True)) == ["side_option_without_main_bet"]
+
+    def test_the_classic_rule_holds_in_a_cancelled_round_too(self):
+        document = self.classic_side_bet() | {"status": "cancelled", "cancel_reason": "malfunction"}
+        for bet_record in document["bets"]:
+            bet_record["returned"] = bet_record["wagered"]
+        assert codes(document) == ["side_option_without_main_bet"]
+
+    def test_a_deluxe_pair_needs_no_main_bet(self):
+        document = round_document(
+            "deluxe",
+            "9S 8D",
+            [seat(1, "P1", hand("8H 8H", "stand"))],
+            [bet("B1", "P1", "main", 1, "10.00"), bet("B2", "P2", "pair", 1, "1.00", returned="31.00")],
+        )
+        assert codes(document) == []
 
     @pytest.mark.parametrize(("number", "expected"), [(40, []), (41, ["side_option_after_max_round"])])
     def test_the_boundless_pair_closes_after_round_40(self, number, expected):

@@ -145,3 +145,17 @@ def test_the_cancelled_blackjack_is_only_paid_after_a_network_failure():
         ("cancelled_not_refunded", "C18-1"),
         ("cancelled_not_refunded", "C18-2"),
     ]
+
+
+@pytest.mark.parametrize(("spot", "expected"), [("5", []), ("1", ["side_option_without_main_bet"])])
+def test_a_classic_side_option_needs_the_players_own_bet_on_the_seat(spot, expected):
+    # P7551 plays behind seat 5 only and stakes Perfect Pairs: on seat 5 (5D 6H, no pair) it loses;
+    # on seat 1 (QH QH, a perfect pair) it is void and returns its stake, 25 to 1 notwithstanding.
+    side_bet = {"bet_id": "C17-9", "player": "P7551", "kind": "perfect_pairs", "spot": spot}
+    side_bet |= {"stake": "1.00", "wagered": "1.00", "returned": "0.00" if spot == "5" else "1.00"}
+    mutated = changed(
+        round_document("classic-perfect-pairs-21-plus-3-behind"), lambda d: d["bets"].append(side_bet)
+    )
+    result = replay_document(mutated)
+    assert [finding.code for finding in result.findings] == expected
+    assert all(finding.bet == "C17-9" for finding in result.findings)

@@ -104,3 +104,34 @@ def test_a_blackjack_wins_exactly_three_halves_rounded_down(cents):
     returned = replay_document(document).bets["B1"].returned
     assert returned - stake == down(stake * 3 / 2)
     assert Decimal("0") <= stake * 3 / 2 - (returned - stake) < Decimal("0.01")
+
+
+CARDS = [rank + suit for rank in "A23456789TJQK" for suit in "SHDC"]
+
+
+@given(
+    cents=st.integers(min_value=1, max_value=100_000_000),
+    kind=st.sampled_from(["perfect_pairs", "twenty_one_plus_three"]),
+    cards=st.lists(st.sampled_from(CARDS), min_size=3, max_size=3),
+    cancelled=st.booleans(),
+)
+def test_a_classic_side_option_without_the_players_main_bet_returns_exactly_its_stake(
+    cents, kind, cards, cancelled
+):
+    """Whatever the cards (a perfect pair, a suited trips), the stake, and whether the round was
+    cancelled: the bet of a player with no main bet and no bet behind on the seat is void."""
+    stake = f"{Decimal(cents) / 100:.2f}"
+    first, second, up = cards
+    document = round_document(
+        "classic",
+        f"{up} 2C",
+        [player_spot("1", hand(f"{first} {second}")) | {"seat": 1}],
+        [bet("B1", "P1", "main", "1", "10.00"), bet("B2", "P2", kind, "1", stake, returned=stake)],
+    )
+    if cancelled:
+        document |= {"status": "cancelled", "cancel_reason": "network_failure"}
+    result = replay_document(document)
+    assert (str(result.bets["B2"].wagered), str(result.bets["B2"].returned)) == (stake, stake)
+    assert [(f.code, f.bet) for f in result.findings if f.bet == "B2"] == [
+        ("side_option_without_main_bet", "B2")
+    ]

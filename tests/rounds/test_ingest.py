@@ -388,6 +388,22 @@ def test_a_wrong_payout_is_stored_with_both_amounts_and_a_finding(demo):
     assert Round.objects.get().finding_count == 1
 
 
+def test_a_classic_side_option_without_the_players_main_bet_is_stored_void_with_its_finding(demo):
+    document = round_document("classic-perfect-pairs-21-plus-3-behind")
+    document["bets"].append(  # P7551 plays behind seat 5 only: Perfect Pairs on seat 1 is void
+        {"bet_id": "C17-9", "player": "P7551", "kind": "perfect_pairs", "spot": "1"}
+        | {"stake": "1.00", "wagered": "1.00", "returned": "1.00"}
+    )
+    round_ingest(document=document)
+    stored = Bet.objects.get(bet_id="C17-9")
+    assert (stored.computed_wagered, stored.computed_returned, stored.computed_pattern) == (1, 1, "")
+    finding = Finding.objects.get()
+    assert (finding.code, finding.bet_id, finding.spot) == ("side_option_without_main_bet", stored.pk, "1")
+    assert finding.get_code_display() == "Side option without the player's main bet"
+    assert "P7551" in finding.message and "void" in finding.message
+    assert Round.objects.get().finding_count == 1
+
+
 def test_a_round_is_settled_by_the_configuration_in_force_when_it_was_played(demo):
     table = Table.objects.get(code="CLS1")
     configuration_approved(

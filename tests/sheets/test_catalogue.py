@@ -1,7 +1,8 @@
 """The Filipino catalogue of the players' rule sheets (locale/fil/LC_MESSAGES/).
 
-- Every message the sheets mark for translation (the templates in templates/sheets/ and the labels
-  in the sheets app's modules) is in django.po, and the catalogue holds nothing else: templates are
+- Every message the sheets mark for translation (the templates in templates/sheets/, the labels
+  in the sheets app's modules and the players' words of the engine's side option patterns,
+  blackjack/pattern_words.py) is in django.po, and the catalogue holds nothing else: templates are
   read the way `makemessages` reads them (Django's `templatize`), with babel's extractor in place of
   xgettext, so no system tool is needed.
 - No entry is untranslated or fuzzy, and each translation keeps its msgid's placeholders.
@@ -25,10 +26,13 @@ from django.template import Context, Template
 from django.test import Client
 from django.utils import translation
 
+from blackjack.pattern_words import PATTERN_WORDS
 from core.money import money_text
+from sheets.content import Odds, PaytableLine
 
 SHEET_TEMPLATES = settings.BASE_DIR / "templates" / "sheets"
 SHEET_MODULES = settings.BASE_DIR / "sheets"
+ENGINE_MODULES = settings.BASE_DIR / "blackjack"  # `make messages` reads it for the patterns' words
 MESSAGES = settings.BASE_DIR / "locale" / "fil" / "LC_MESSAGES"
 PO, MO = MESSAGES / "django.po", MESSAGES / "django.mo"
 # The functions `templatize` writes for {% translate %} and {% blocktranslate %}, and Django's in Python
@@ -46,12 +50,12 @@ PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[sd]|%%")
 
 
 def sources():
-    """(path, Python source to extract from): the sheet templates as `templatize` writes them, and the
-    sheets app's modules."""
+    """(path, Python source to extract from): the sheet templates as `templatize` writes them, the
+    sheets app's modules and the engine's."""
     for path in sorted(SHEET_TEMPLATES.rglob("*")):
         if path.is_file():
             yield path, translation.templatize(path.read_text(encoding="utf-8"), origin=str(path))
-    for path in sorted(SHEET_MODULES.rglob("*.py")):
+    for path in sorted([*SHEET_MODULES.rglob("*.py"), *ENGINE_MODULES.rglob("*.py")]):
         if "migrations" not in path.parts:
             yield path, path.read_text(encoding="utf-8")
 
@@ -110,6 +114,21 @@ def test_no_entry_is_untranslated_or_fuzzy():
     untranslated = [ids(m)[0] for m in entries(catalogue) if not all(s.strip() for s in strings(m))]
     fuzzy = [ids(m)[0] for m in entries(catalogue) if m.fuzzy]
     assert not untranslated and not fuzzy, f"untranslated: {untranslated}; fuzzy: {fuzzy}"
+
+
+@pytest.mark.parametrize("dealer", ["facilitator", "dealer"])
+def test_a_paytable_line_reads_each_patterns_players_words_in_filipino_from_the_catalogue(dealer):
+    translated = {ids(m)[0]: m.string for m in entries(po_catalogue()) if m.context is None}
+    for pattern, words in PATTERN_WORDS.items():
+        line = PaytableLine(pattern, Odds(Decimal(1)), dealer)
+        with translation.override("fil"):
+            who = translated[dealer]
+            assert (line.label, line.description) == (
+                translated[words.player],
+                translated[words.description] % {"dealer": who},
+            ), pattern
+        with translation.override("en"):
+            assert (line.label, line.description) == (words.player, words.description % {"dealer": dealer})
 
 
 def test_the_header_names_filipino_and_its_plural_forms():
