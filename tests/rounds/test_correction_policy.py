@@ -1,8 +1,9 @@
 """One rule decides whether a void or a re-settlement may be proposed for a round, and why not
 (rounds.correction_policy). For each case a round can be in, the rule's answer is the expected one,
-and the service (refusing under the round's lock), the round page (its form or link, or the reason)
-and the API (201, or 409 with the reason) give that same answer and the same reason, word for word.
-The round page reads a round's corrections once; rendering them reads nothing."""
+and the service (refusing under the round's lock), the round page (its form or link, or the reason),
+the proposal's form page (the reason above the form) and the API (201, or 409 with the reason) give
+that same answer and the same reason, word for word. The round page reads a round's corrections
+once; rendering them reads nothing."""
 
 import html
 import re
@@ -254,6 +255,16 @@ def page_answer(kind: str, round_: Round) -> str | None:
     return html.unescape(shown.group(1)) if shown else None
 
 
+def propose_page_answer(kind: str, round_: Round) -> str | None:
+    """The proposal's form page, opened for the round: the reason above the form, or None."""
+    client = Client()
+    client.force_login(demo_user(PROPOSER[kind]))
+    url = "/rounds/voids/new/" if kind == VOID else "/rounds/resettlements/new/"
+    page = client.get(url, {"round": round_.round_id}).content.decode()
+    shown = re.search(r'<p class="message warning proposal-refusal" role="status">(.*?)</p>', page, re.S)
+    return html.unescape(shown.group(1)) if shown else None
+
+
 def api_answer(kind: str, round_: Round) -> str | None:
     api = APIClient()
     api.force_authenticate(demo_user(PROPOSER[kind]))
@@ -277,6 +288,7 @@ def test_the_rule_service_page_and_api_give_one_answer(case):
     assert answers == {VOID: expected_void(round_), RESETTLEMENT: expected_resettlement(round_)}
     for kind, answer in answers.items():
         assert page_answer(kind, round_) == answer, kind
+        assert propose_page_answer(kind, round_) == answer, kind
         assert service_answer(kind, round_) == answer, kind
         assert api_answer(kind, round_) == answer, kind
 
