@@ -17,6 +17,7 @@ from core.views import PermissionRequiredMixin
 
 from . import services
 from .choices import ProposalStatus
+from .correction_policy import resettlement_refusal, round_corrections
 from .filtersets import ResettlementFilterSet
 from .models import Bet, Resettlement
 from .proposal_views import APPROVE, REJECT, DecisionForm, ProposalDecisionMixin, ProposedRoundMixin
@@ -87,6 +88,8 @@ class ResettlementProposeView(ProposedRoundMixin, LoginRequiredMixin, Permission
                 differing=services.bets_to_adjust(round_).select_related("player"),
                 uncomputed=Bet.objects.of_round(round_).uncomputed().count(),
             )
+            if self.request.method == "GET":  # a refused POST shows the reason as the form's error
+                kwargs["refusal"] = resettlement_refusal(round_corrections(round_, shown=False))
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):

@@ -26,6 +26,7 @@ from limits.choices import BetKind
 from limits.models import Player
 
 from .access import PLAY_RECORDS, ROUND_PAGES, may_open_rounds
+from .correction_policy import round_corrections
 from .filtersets import BetFilterSet, RoundFilterSet
 from .forms import PlayRecordPeriodForm, RoundReviewForm
 from .models import SORTED_BY_VALUE, Finding, Round
@@ -239,8 +240,9 @@ class RoundDetailView(RoundMixin, TemplateView):
     recall_rows = True
 
     def round_queryset(self):
-        # The page shows the round's outcome, and its spots from its document.
-        return super().round_queryset().annotate(outcome=outcome_expression())
+        # The page shows the round's outcome, and its spots from its document; its correction is read
+        # with it, for the correction policy (rounds.correction_policy.round_corrections).
+        return super().round_queryset().annotate(outcome=outcome_expression()).select_related("correction")
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -296,6 +298,7 @@ class RoundDetailView(RoundMixin, TemplateView):
             # An archived round is signed off once its month is restored (its row is not here).
             can_review=recalled is None and self.request.user.has_perm("rounds.review_round"),
             recalled=recalled,
+            corrections=round_corrections(round_, recalled=recalled),
             list_query=self.request.GET.get("list", "") or self.request.POST.get("list", ""),
         )
         context.setdefault("review_form", RoundReviewForm())

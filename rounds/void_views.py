@@ -22,6 +22,7 @@ from core.views import PermissionRequiredMixin
 
 from . import services
 from .choices import IncidentStatus, ProposalStatus
+from .correction_policy import round_corrections, void_refusal
 from .filtersets import VoidFilterSet
 from .models import Bet, Incident, Round, Void, money_total
 from .proposal_views import APPROVE, REJECT, DecisionForm, ProposalDecisionMixin, ProposedRoundMixin
@@ -157,6 +158,8 @@ class VoidProposeView(ProposedRoundMixin, LoginRequiredMixin, PermissionRequired
         round_ = self.named_round
         if round_ is not None:
             kwargs.update(round=round_, currency=round_.table.currency, **bet_lines(round_, self.request.GET))
+            if self.request.method == "GET":  # a refused POST shows the reason as the form's error
+                kwargs["refusal"] = void_refusal(round_corrections(round_, shown=False))
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):

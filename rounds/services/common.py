@@ -12,6 +12,7 @@ from django.utils import timezone
 from core.refusals import OwnDecisionRefused, TransitionRefused
 
 from ..choices import ProposalStatus
+from ..correction_policy import by_name
 from ..recall import archived_refusal
 
 
@@ -19,10 +20,6 @@ def required_text(text: str, field: str, message: str) -> str:
     if not text or not text.strip():
         raise ValidationError({field: message})
     return text.strip()
-
-
-def by_name(user) -> str:
-    return user.get_username() if user is not None else "the system"
 
 
 # --- four-eyes proposals (a re-settlement, a void): decided once, by someone else -------------------

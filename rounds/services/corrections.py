@@ -12,13 +12,11 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
-from ..choices import CorrectionKind, ProposalStatus
-from ..models import Resettlement, Round, RoundCorrection, Void
+from ..correction_policy import ONE_PER_BET, corrected_refusal, correction_described, correction_of
+from ..models import Round, RoundCorrection
 from ..recall import archived_refusal
 from ..selectors import round_named
-from .common import TransitionRefused, by_name
-
-ONE_PER_BET = "a bet takes one correction; nothing was changed."
+from .common import TransitionRefused
 
 
 def round_locked(round_: Round) -> Round:
@@ -54,55 +52,16 @@ def round_to_correct(round_id: str, rounds: QuerySet | None = None) -> Round:
     return round_
 
 
-def correction_described(correction: RoundCorrection) -> str:
-    """What the round received, in a few words: "re-settled (re-settlement 3, approved by sam)"."""
-    if correction.kind == CorrectionKind.RESETTLED:
-        resettlement = correction.resettlement
-        return f"re-settled (re-settlement {resettlement.pk}, approved by {by_name(resettlement.decided_by)})"
-    if correction.kind == CorrectionKind.VOIDED:
-        return f"voided (void {correction.void_id}, approved by {by_name(correction.void.decided_by)})"
-    return f"cancelled already, in incident {correction.incident_id}, every bet refunded"
-
-
-def _correction_of(round_: Round) -> RoundCorrection | None:
-    return (
-        RoundCorrection.objects.filter(round_id=round_.pk)
-        .select_related("resettlement__decided_by", "void__decided_by")
-        .first()
-    )
-
-
 def correction_refusal(round_: Round) -> str | None:
     """Why the round takes no further correction (it has one), or None."""
-    correction = _correction_of(round_)
-    if correction is None:
-        return None
-    return f"Round {round_.round_id} was {correction_described(correction)}: {ONE_PER_BET}"
+    correction = correction_of(round_)
+    return None if correction is None else corrected_refusal(round_, correction)
 
 
 def refuse_if_corrected(round_: Round) -> None:
     refusal = correction_refusal(round_)
     if refusal:
         raise TransitionRefused({"round": refusal})
-
-
-def refuse_if_proposed(round_: Round, *, proposing: str) -> None:
-    """One proposal at a time: a void is not proposed while a re-settlement awaits its decision, nor
-    a re-settlement while a void does. `proposing`: "void" or "re-settlement"."""
-    if proposing == "void":
-        pending = Resettlement.objects.filter(round_id=round_.pk, status=ProposalStatus.PROPOSED)
-        what = "re-settlement"
-    else:
-        pending = Void.objects.filter(round_id=round_.pk, status=ProposalStatus.PROPOSED)
-        what = "void"
-    found = pending.order_by("id").first()
-    if found is not None:
-        raise TransitionRefused(
-            {
-                "round": f"Round {round_.round_id} has {what} {found.pk} proposed: a supervisor approves or "
-                f"rejects it before a {proposing} is proposed, as {ONE_PER_BET}"
-            }
-        )
 
 
 def correction_record(
@@ -120,7 +79,7 @@ def correction_record(
                 recorded_by=recorded_by,
             )
     except IntegrityError:
-        existing = _correction_of(round_)
+        existing = correction_of(round_)
         what = f"it was {correction_described(existing)}" if existing else "another correction"
         raise TransitionRefused(
             {

@@ -7,10 +7,11 @@ from django.db import IntegrityError, transaction
 
 from core.refusals import require_reason
 
-from ..choices import CorrectionKind, ProposalStatus, RoundStatus
+from ..choices import CorrectionKind, ProposalStatus
+from ..correction_policy import resettlement_refusal, round_corrections
 from ..models import Adjustment, Bet, Resettlement, Round
 from .common import TransitionRefused, proposal_decidable, proposal_decide
-from .corrections import correction_record, refuse_if_corrected, refuse_if_proposed, round_locked
+from .corrections import correction_record, refuse_if_corrected, round_locked
 
 
 def bets_to_adjust(round_: Round):
@@ -21,41 +22,13 @@ def bets_to_adjust(round_: Round):
 
 @transaction.atomic
 def resettlement_propose(*, round_: Round, proposed_by, reason: str) -> Resettlement:
-    """Propose to pay the round's bets what the engine computes; a supervisor decides."""
+    """Propose to pay the round's bets what the engine computes; a supervisor decides. Refused, under
+    the round's lock, for the reason `correction_policy.resettlement_refusal` gives."""
     reason = require_reason(reason)
     round_ = round_locked(round_)
-    if round_.status == RoundStatus.CANCELLED:
-        raise TransitionRefused(
-            {
-                "round": f"Round {round_.round_id} was cancelled: its bets are refunded through its "
-                "incident, not re-settled."
-            }
-        )
-    pending = (
-        Resettlement.objects.filter(
-            round=round_, status__in=[ProposalStatus.PROPOSED, ProposalStatus.APPROVED]
-        )
-        .order_by("-id")
-        .first()
-    )
-    if pending is not None:
-        raise TransitionRefused(
-            {
-                "round": f"Round {round_.round_id} already has re-settlement {pending.pk}, "
-                f"{pending.get_status_display().lower()}; nothing was changed."
-            }
-        )
-    refuse_if_corrected(round_)
-    refuse_if_proposed(round_, proposing="re-settlement")
-    if not bets_to_adjust(round_).exists():
-        uncomputed = Bet.objects.of_round(round_).uncomputed().count()
-        extra = f" ({uncomputed} bet(s) the engine cannot compute are never adjusted)" if uncomputed else ""
-        raise TransitionRefused(
-            {
-                "round": f"Nothing to re-settle: every bet of round {round_.round_id} was paid what the "
-                f"engine computes{extra}."
-            }
-        )
+    refusal = resettlement_refusal(round_corrections(round_, shown=False))
+    if refusal:
+        raise TransitionRefused({"round": refusal})
     try:
         with transaction.atomic():
             return Resettlement.objects.create(round=round_, reason=reason, proposed_by=proposed_by)

@@ -13,37 +13,26 @@ from django.db import IntegrityError, transaction
 from core.money import money_text
 from core.refusals import require_reason
 
-from ..choices import CorrectionKind, IncidentStatus, ProposalStatus, RoundStatus
+from ..choices import CorrectionKind, IncidentStatus, ProposalStatus
+from ..correction_policy import round_corrections, void_refusal
 from ..models import Bet, Incident, IncidentNote, Round, Void, VoidLine
 from .common import TransitionRefused, by_name, proposal_decidable, proposal_decide
-from .corrections import correction_record, refuse_if_corrected, refuse_if_proposed, round_locked
+from .corrections import correction_record, refuse_if_corrected, round_locked
 
 
 @transaction.atomic
 def void_propose(*, round_: Round, proposed_by, reason: str, incident: Incident | None = None) -> Void:
-    """Propose to void a completed round; a supervisor other than the proposer decides."""
+    """Propose to void a completed round; a supervisor other than the proposer decides. Refused, under
+    the round's lock, for the reason `correction_policy.void_refusal` gives."""
     reason = require_reason(reason)
     round_ = round_locked(round_)
     if incident is not None and incident.table_id != round_.table_id:
         raise ValidationError(
             {"incident": f"Incident {incident.pk} is at another table than round {round_.round_id}."}
         )
-    if round_.status == RoundStatus.CANCELLED:
-        raise TransitionRefused(
-            {
-                "round": f"Round {round_.round_id} was cancelled by the game server: it is cancelled in "
-                "its incident (every bet refunded what it wagered), not voided."
-            }
-        )
-    refuse_if_corrected(round_)
-    pending = Void.objects.filter(round=round_, status=ProposalStatus.PROPOSED).first()
-    if pending is not None:
-        raise TransitionRefused(
-            {"round": f"Round {round_.round_id} already has void {pending.pk} proposed; nothing was changed."}
-        )
-    refuse_if_proposed(round_, proposing="void")
-    if round_.bet_count == 0:
-        raise TransitionRefused({"round": f"Round {round_.round_id} has no bet: there is nothing to void."})
+    refusal = void_refusal(round_corrections(round_, shown=False))
+    if refusal:
+        raise TransitionRefused({"round": refusal})
     try:
         with transaction.atomic():
             return Void.objects.create(

@@ -4,6 +4,7 @@ those: each flag against the ORM's answer, through a round's whole life."""
 import pytest
 from django.db.models import F, Q
 
+from rounds.correction_policy import Present, corrections_present
 from rounds.models import Incident, Refund, Void
 from rounds.services import (
     incident_cancel_round,
@@ -12,7 +13,6 @@ from rounds.services import (
     void_approve,
     void_propose,
 )
-from rounds.templatetags.corrections import Present, corrections_present
 from tables.models import Table
 from tests.fixtures import round_document
 from tests.rounds.corrections_support import (  # noqa: F401

@@ -10,10 +10,10 @@ import pyarrow as pa
 import pytest
 
 from archive.slices import arrow_type
+from rounds.correction_policy import corrections_present
 from rounds.models import Bet
 from rounds.querysets import PAID_OTHER_THAN_COMPUTED
 from rounds.services.resettlements import bets_to_adjust
-from rounds.templatetags.corrections import corrections_present
 from tests.fixtures import round_document
 from tests.rounds.corrections_support import demo, ingest, renamed, wrongly_paid  # noqa: F401
 

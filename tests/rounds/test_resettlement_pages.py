@@ -5,6 +5,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import Client, RequestFactory
 
+from rounds.correction_policy import round_corrections
 from rounds.models import Adjustment, Resettlement
 from tests.rounds.corrections_support import corrections_urls, demo, demo_user, wrongly_paid  # noqa: F401
 
@@ -25,7 +26,13 @@ def corrections(round_, username):
 
     return render_to_string(
         "rounds/includes/round_corrections.html",
-        {"round": round_, "request": request, "user": request.user, "perms": PermWrapper(request.user)},
+        {
+            "round": round_,
+            "corrections": round_corrections(round_),
+            "request": request,
+            "user": request.user,
+            "perms": PermWrapper(request.user),
+        },
         request=request,
     )
 
