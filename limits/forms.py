@@ -32,7 +32,20 @@ class PlayerUpdateForm(forms.Form):
     reason = ReasonField(max_length=HISTORY_REASON_LENGTH)
 
 
-class TableLimitForm(forms.Form):
+class StakeRangeForm(forms.Form):
+    """A form of a minimum and a maximum stake: a minimum above the maximum is shown with the
+    form's other errors (stake_range_check, the services' rule), not only once they are mended."""
+
+    def clean(self):
+        data = super().clean()
+        try:
+            stake_range_check(data.get("min_stake"), data.get("max_stake"))
+        except forms.ValidationError as error:
+            self.add_error(None, error)
+        return data
+
+
+class TableLimitForm(StakeRangeForm):
     # Changing the kind reloads the page with ?kind=<kind>, which fills the form with that kind's
     # current limit (static/js/reload-on-change.js; without it, the links beside the form).
     kind = forms.ChoiceField(
@@ -84,7 +97,7 @@ def scope_values(scope: dict) -> dict:
     return {"kind": scope["kind"], "table": table.code if table else "", "game": scope["game"]}
 
 
-class PersonalLimitForm(forms.Form):
+class PersonalLimitForm(StakeRangeForm):
     """The new range. `seen_*` is the scope the page showed, and `seen_setting` the latest setting
     of it the agent saw: the range is saved only for that scope, and only while it is the latest."""
 
@@ -99,14 +112,6 @@ class PersonalLimitForm(forms.Form):
         help_text="Empty: the table's maximum. A higher maximum takes effect 24 hours later.",
     )
     reason = ReasonField()
-
-    def clean(self):
-        data = super().clean()
-        try:
-            stake_range_check(data.get("min_stake"), data.get("max_stake"))
-        except forms.ValidationError as error:
-            self.add_error(None, error)
-        return data
 
     def seen_scope_values(self) -> dict:
         """The scope the page showed, as the values of the scope form's fields."""

@@ -139,3 +139,12 @@ def test_the_personal_limit_page_shows_both_amounts_errors_at_once(client):
     }
     data.update(min_stake="1e3", max_stake="abc", reason="", save="1")
     assert_every_error_shown(client.post(url, data), {"min_stake", "max_stake"})
+
+
+def test_the_table_limit_page_shows_a_minimum_above_the_maximum_with_the_missing_reason(client):
+    make_table("DLX1")
+    url = reverse("limits:table_limit_set", args=["DLX1"])
+    data = {"kind": "main", "min_stake": "5", "max_stake": "1", "reason": ""}
+    response = client.post(url, data)
+    assert_every_error_shown(response, {"min_stake", "reason"})
+    assert "is above the maximum" in response.context["form"].errors["min_stake"][0]
