@@ -9,7 +9,7 @@ from tables.models import Table
 
 from .choices import AccountType, BetKind, PlayerStatus
 from .models import validate_player_id
-from .services import stake_range_check
+from .services import player_id_taken, stake_range_check
 
 
 class PlayerCreateForm(forms.Form):
@@ -23,6 +23,12 @@ class PlayerCreateForm(forms.Form):
     account_type = forms.ChoiceField(choices=AccountType.choices, initial=AccountType.REAL)
     currency = forms.ChoiceField(choices=Currency.choices)
     status = forms.ChoiceField(choices=PlayerStatus.choices, initial=PlayerStatus.ACTIVE)
+
+    def clean_external_id(self):
+        external_id = self.cleaned_data["external_id"]
+        if taken := player_id_taken(external_id):
+            raise forms.ValidationError(taken)
+        return external_id
 
 
 class PlayerUpdateForm(forms.Form):

@@ -70,6 +70,14 @@ def stake_range_check(min_stake: Decimal | None, max_stake: Decimal | None) -> N
 
 
 @transaction.atomic
+def player_id_taken(external_id: str) -> str | None:
+    """Why `external_id` cannot name a new player (another has it), or None. The new-player form
+    asks too, to show it with its other errors."""
+    if Player.objects.filter(external_id=external_id).exists():
+        return f"Player {external_id} already exists."
+    return None
+
+
 def player_create(
     *,
     external_id: str,
@@ -80,8 +88,8 @@ def player_create(
     created_by=None,
     reason: str = "New player",
 ) -> Player:
-    if Player.objects.filter(external_id=external_id).exists():
-        raise ValidationError({"external_id": f"Player {external_id} already exists."})
+    if taken := player_id_taken(external_id):
+        raise ValidationError({"external_id": taken})
     if currency not in Currency.values:
         raise ValidationError({"currency": f"Unknown currency {currency!r}."})
     player = Player(

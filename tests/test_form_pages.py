@@ -148,3 +148,21 @@ def test_the_table_limit_page_shows_a_minimum_above_the_maximum_with_the_missing
     response = client.post(url, data)
     assert_every_error_shown(response, {"min_stake", "reason"})
     assert "is above the maximum" in response.context["form"].errors["min_stake"][0]
+
+
+def test_the_new_table_page_shows_a_taken_or_malformed_code_with_the_other_fields_errors(client):
+    make_table("DLX1")
+    url = reverse("tables:table_create")
+    taken = client.post(url, {"code": "DLX1", "name": "", "game": "deluxe", "currency": "EUR", "studio": ""})
+    assert_every_error_shown(taken, {"code", "name", "studio"})
+    assert "The code DLX1 is already taken." in taken.context["form"].errors["code"]
+    malformed = client.post(url, {"code": "bad code", "name": "", "game": "roulette", "currency": "EUR"})
+    assert_every_error_shown(malformed, {"code", "name", "game", "studio"})
+
+
+def test_the_new_player_page_shows_a_taken_id_with_the_other_fields_errors(client):
+    player_create(external_id="P1", currency="EUR")
+    data = {"external_id": "P1", "currency": "BTC", "account_type": "real", "status": "gone"}
+    response = client.post(reverse("limits:player_create"), data)
+    assert_every_error_shown(response, {"external_id", "currency", "status"})
+    assert "Player P1 already exists." in response.context["form"].errors["external_id"]
