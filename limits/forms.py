@@ -9,7 +9,7 @@ from tables.models import Table
 
 from .choices import AccountType, BetKind, PlayerStatus
 from .models import validate_player_id
-from .services import player_id_taken, stake_range_check
+from .services import amount_check, player_id_taken, stake_range_check
 
 
 class PlayerCreateForm(forms.Form):
@@ -39,15 +39,22 @@ class PlayerUpdateForm(forms.Form):
 
 
 class StakeRangeForm(forms.Form):
-    """A form of a minimum and a maximum stake: a minimum above the maximum is shown with the
-    form's other errors (stake_range_check, the services' rule), not only once they are mended."""
+    """A form of a minimum and a maximum stake, checked by the services' rules (amount_check, then
+    stake_range_check) with the form's other errors, not only once they are mended."""
 
     def clean(self):
         data = super().clean()
-        try:
-            stake_range_check(data.get("min_stake"), data.get("max_stake"))
-        except forms.ValidationError as error:
-            self.add_error(None, error)
+        amounts = ("min_stake", "max_stake")
+        for name in amounts:  # a missing amount: its field says so
+            try:
+                amount_check(name, data.get(name), required=False)
+            except forms.ValidationError as error:
+                self.add_error(None, error)
+        if not any(self.has_error(name) for name in amounts):
+            try:
+                stake_range_check(data.get("min_stake"), data.get("max_stake"))
+            except forms.ValidationError as error:
+                self.add_error(None, error)
         return data
 
 
