@@ -1,12 +1,10 @@
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
-from django.views.generic import FormView
 
-from core.forms import add_service_errors
+from core.form_views import ServiceFormView
 from core.views import PAGE_METHODS
 
 from .forms import PreferencesForm
@@ -14,7 +12,7 @@ from .services import time_zone_set
 from .time_zones import default_time_zone
 
 
-class PreferencesView(LoginRequiredMixin, FormView):
+class PreferencesView(LoginRequiredMixin, ServiceFormView):
     """A signed-in user's own preferences (their time zone): no permission, nobody else's."""
 
     http_method_names = PAGE_METHODS
@@ -31,12 +29,8 @@ class PreferencesView(LoginRequiredMixin, FormView):
     def get_context_data(self, **kwargs):
         return super().get_context_data(now=timezone.now(), default_time_zone=default_time_zone(), **kwargs)
 
-    def form_valid(self, form):
+    def perform(self, form):
         time_zone = form.cleaned_data["time_zone"]
-        try:
-            time_zone_set(user=self.request.user, time_zone=time_zone, session=self.request.session)
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.form_invalid(form)
+        time_zone_set(user=self.request.user, time_zone=time_zone, session=self.request.session)
         messages.success(self.request, f"Times are now shown in {time_zone}.")
         return redirect(reverse("accounts:preferences"))

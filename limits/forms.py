@@ -9,7 +9,7 @@ from tables.models import Table
 
 from .choices import AccountType, BetKind, PlayerStatus
 from .models import validate_player_id
-from .services import stake_range_check
+from .services import amount_check, player_id_taken, stake_range_check
 
 
 class PlayerCreateForm(forms.Form):
@@ -24,6 +24,12 @@ class PlayerCreateForm(forms.Form):
     currency = forms.ChoiceField(choices=Currency.choices)
     status = forms.ChoiceField(choices=PlayerStatus.choices, initial=PlayerStatus.ACTIVE)
 
+    def clean_external_id(self):
+        external_id = self.cleaned_data["external_id"]
+        if taken := player_id_taken(external_id):
+            raise forms.ValidationError(taken)
+        return external_id
+
 
 class PlayerUpdateForm(forms.Form):
     display_name = forms.CharField(max_length=100, required=False)
@@ -32,7 +38,27 @@ class PlayerUpdateForm(forms.Form):
     reason = ReasonField(max_length=HISTORY_REASON_LENGTH)
 
 
-class TableLimitForm(forms.Form):
+class StakeRangeForm(forms.Form):
+    """A form of a minimum and a maximum stake, checked by the services' rules (amount_check, then
+    stake_range_check) with the form's other errors, not only once they are mended."""
+
+    def clean(self):
+        data = super().clean()
+        amounts = ("min_stake", "max_stake")
+        for name in amounts:  # a missing amount: its field says so
+            try:
+                amount_check(name, data.get(name), required=False)
+            except forms.ValidationError as error:
+                self.add_error(None, error)
+        if not any(self.has_error(name) for name in amounts):
+            try:
+                stake_range_check(data.get("min_stake"), data.get("max_stake"))
+            except forms.ValidationError as error:
+                self.add_error(None, error)
+        return data
+
+
+class TableLimitForm(StakeRangeForm):
     # Changing the kind reloads the page with ?kind=<kind>, which fills the form with that kind's
     # current limit (static/js/reload-on-change.js; without it, the links beside the form).
     kind = forms.ChoiceField(
@@ -84,7 +110,7 @@ def scope_values(scope: dict) -> dict:
     return {"kind": scope["kind"], "table": table.code if table else "", "game": scope["game"]}
 
 
-class PersonalLimitForm(forms.Form):
+class PersonalLimitForm(StakeRangeForm):
     """The new range. `seen_*` is the scope the page showed, and `seen_setting` the latest setting
     of it the agent saw: the range is saved only for that scope, and only while it is the latest."""
 
@@ -99,14 +125,6 @@ class PersonalLimitForm(forms.Form):
         help_text="Empty: the table's maximum. A higher maximum takes effect 24 hours later.",
     )
     reason = ReasonField()
-
-    def clean(self):
-        data = super().clean()
-        try:
-            stake_range_check(data.get("min_stake"), data.get("max_stake"))
-        except forms.ValidationError as error:
-            self.add_error(None, error)
-        return data
 
     def seen_scope_values(self) -> dict:
         """The scope the page showed, as the values of the scope form's fields."""

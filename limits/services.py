@@ -48,7 +48,8 @@ def changed_since_seen(scope: PersonalLimit, settings: ScopeSettings) -> str:
     )
 
 
-def _check_amount(name: str, amount: Decimal | None, *, required: bool) -> None:
+def amount_check(name: str, amount: Decimal | None, *, required: bool) -> None:
+    """A stake of a limit: above 0, at most 2 decimals (ValidationError naming `name`)."""
     if amount is None:
         if required:
             raise ValidationError({name: "Required."})
@@ -70,6 +71,14 @@ def stake_range_check(min_stake: Decimal | None, max_stake: Decimal | None) -> N
 
 
 @transaction.atomic
+def player_id_taken(external_id: str) -> str | None:
+    """Why `external_id` cannot name a new player (another has it), or None. The new-player form
+    asks too, to show it with its other errors."""
+    if Player.objects.filter(external_id=external_id).exists():
+        return f"Player {external_id} already exists."
+    return None
+
+
 def player_create(
     *,
     external_id: str,
@@ -80,8 +89,8 @@ def player_create(
     created_by=None,
     reason: str = "New player",
 ) -> Player:
-    if Player.objects.filter(external_id=external_id).exists():
-        raise ValidationError({"external_id": f"Player {external_id} already exists."})
+    if taken := player_id_taken(external_id):
+        raise ValidationError({"external_id": taken})
     if currency not in Currency.values:
         raise ValidationError({"currency": f"Unknown currency {currency!r}."})
     player = Player(
@@ -134,8 +143,8 @@ def table_limit_set(
         raise ValidationError({"kind": f"{table.code} does not offer {BetKind(kind).label}."})
     if currency and currency != table.currency:
         raise ValidationError({"currency": f"{table.code} plays in {table.currency}, not {currency}."})
-    _check_amount("min_stake", min_stake, required=True)
-    _check_amount("max_stake", max_stake, required=True)
+    amount_check("min_stake", min_stake, required=True)
+    amount_check("max_stake", max_stake, required=True)
     stake_range_check(min_stake, max_stake)
     limit = TableLimit.objects.select_for_update().filter(table=table, kind=kind).first()
     if limit is None:
@@ -188,8 +197,8 @@ def personal_limit_set(
                 f"player {player.external_id} in {player.currency}."
             }
         )
-    _check_amount("min_stake", min_stake, required=False)
-    _check_amount("max_stake", max_stake, required=False)
+    amount_check("min_stake", min_stake, required=False)
+    amount_check("max_stake", max_stake, required=False)
     stake_range_check(min_stake, max_stake)
 
     player = Player.objects.select_for_update().get(pk=player.pk)  # one change to a player's limits at a time

@@ -8,9 +8,9 @@ from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
-from django.views.generic import DetailView, FormView, TemplateView
+from django.views.generic import DetailView, TemplateView
 
-from core.forms import add_service_errors
+from core.form_views import ServiceFormMixin, ServiceFormView
 from core.listing import FilteredListView
 from core.templatetags.pitboss import local_time_text
 from core.views import PermissionRequiredMixin
@@ -105,22 +105,18 @@ class PlayerMixin(LoginRequiredMixin, PermissionRequiredMixin):
         return self._player
 
 
-class PlayerCreateView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+class PlayerCreateView(LoginRequiredMixin, PermissionRequiredMixin, ServiceFormView):
     permission_required = "limits.add_player"
     form_class = PlayerCreateForm
     template_name = "limits/player_form.html"
 
-    def form_valid(self, form):
-        try:
-            player = services.player_create(created_by=self.request.user, **form.cleaned_data)
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.form_invalid(form)
+    def perform(self, form):
+        player = services.player_create(created_by=self.request.user, **form.cleaned_data)
         messages.success(self.request, f"Player {player.external_id} created.")
         return redirect(player)
 
 
-class PlayerUpdateView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+class PlayerUpdateView(LoginRequiredMixin, PermissionRequiredMixin, ServiceFormView):
     permission_required = "limits.change_player"
     form_class = PlayerUpdateForm
     template_name = "limits/player_update_form.html"
@@ -140,14 +136,10 @@ class PlayerUpdateView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
     def get_context_data(self, **kwargs):
         return super().get_context_data(player=self.player, **kwargs)
 
-    def form_valid(self, form):
+    def perform(self, form):
         data = dict(form.cleaned_data)
         reason = data.pop("reason")
-        try:
-            services.player_update(player=self.player, changed_by=self.request.user, reason=reason, **data)
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.form_invalid(form)
+        services.player_update(player=self.player, changed_by=self.request.user, reason=reason, **data)
         messages.success(self.request, f"Player {self.player.external_id} changed.")
         return redirect(self.player)
 
@@ -184,7 +176,7 @@ class PlayerDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
         return context
 
 
-class TableLimitSetView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+class TableLimitSetView(LoginRequiredMixin, PermissionRequiredMixin, ServiceFormView):
     permission_required = ("limits.add_tablelimit", "limits.change_tablelimit")
     form_class = TableLimitForm
     template_name = "limits/table_limit_form.html"
@@ -229,13 +221,9 @@ class TableLimitSetView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
         kwargs.update(table=table, rows=self.get_rows())
         return super().get_context_data(**kwargs)
 
-    def form_valid(self, form):
+    def perform(self, form):
         table = self.get_table()
-        try:
-            limit = services.table_limit_set(table=table, changed_by=self.request.user, **form.cleaned_data)
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.form_invalid(form)
+        limit = services.table_limit_set(table=table, changed_by=self.request.user, **form.cleaned_data)
         messages.success(self.request, f"{limit}.")
         return redirect(table)
 
@@ -247,7 +235,7 @@ def scope_label(scope: dict) -> str:
     return PersonalLimit(**scope).scope_label
 
 
-class PersonalLimitSetView(PlayerMixin, TemplateView):
+class PersonalLimitSetView(PlayerMixin, ServiceFormMixin, TemplateView):
     """Set a player's personal limit for the scope on screen.
 
     The scope selects are in the form that saves. The page shows what is set for one scope (the
@@ -298,30 +286,27 @@ class PersonalLimitSetView(PlayerMixin, TemplateView):
                 f"{scope_label(scope)}. Check what is set for it, then save again.",
             )
             return self.page(scope_form, form, scope, settings)
-        if not form.is_valid():
-            return self.page(scope_form, form, scope, settings)
+        self.scope = scope
+        return self.submit(form) or self.page(scope_form, form, scope, self.settings(scope))
+
+    def perform(self, form):
+        player, scope = self.get_player(), self.scope
         try:
             setting = services.personal_limit_set(
-                player=player, changed_by=request.user, **scope, **form.limit_data()
+                player=player, changed_by=self.request.user, **scope, **form.limit_data()
             )
         except services.PersonalLimitChanged as changed:
-            # Someone else changed it: show their value, and let a second try go through.
-            settings = self.settings(scope)
-            self.now_seeing(form, scope, settings)
-            for message in changed.messages:
-                form.add_error(None, message)
-            return self.page(scope_form, form, scope, settings)
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.page(scope_form, form, scope, settings)
+            # Someone else changed it: show their value above the form, and let a second try go through.
+            self.now_seeing(form, scope, self.settings(scope))
+            raise ValidationError(changed.messages) from None
         if setting.effective_from > timezone.now():
             messages.warning(
-                request,
+                self.request,
                 f"Raise recorded: {setting.scope_label} {setting.range_label}, pending until "
                 f"{local_time_text(setting.effective_from)}.",
             )
         else:
-            messages.success(request, f"In force now: {setting.scope_label} {setting.range_label}.")
+            messages.success(self.request, f"In force now: {setting.scope_label} {setting.range_label}.")
         return redirect(reverse("limits:player_detail", args=[player.external_id]))
 
     def settings(self, scope: dict) -> ScopeSettings:

@@ -17,7 +17,6 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -26,10 +25,10 @@ from django.utils.csp import CSP
 from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csp import csp_override
-from django.views.generic import FormView
 
 from core.filters import positive_number
-from core.forms import IsoDateInput, add_service_errors
+from core.form_views import ServiceFormView
+from core.forms import IsoDateInput
 from core.gaming_day import GamingDay, last_closed_gaming_day
 from core.listing import FilteredListView
 from core.views import PermissionRequiredMixin
@@ -246,7 +245,7 @@ class ReportRunStartForm(forms.Form):
     )
 
 
-class ReportRunStartView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+class ReportRunStartView(LoginRequiredMixin, PermissionRequiredMixin, ServiceFormView):
     permission_required = "reports.run_report"
     form_class = ReportRunStartForm
     template_name = "reports/run_start.html"
@@ -254,16 +253,12 @@ class ReportRunStartView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
     def get_initial(self):
         return {"day": last_closed_gaming_day()}
 
-    def form_valid(self, form):
+    def perform(self, form):
         from .services import report_run_start
 
-        try:
-            run = report_run_start(
-                day=form.cleaned_data["day"], trigger=RunTrigger.PORTAL, started_by=self.request.user
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.form_invalid(form)
+        run = report_run_start(
+            day=form.cleaned_data["day"], trigger=RunTrigger.PORTAL, started_by=self.request.user
+        )
         messages.success(self.request, f"Run {run.pk} for {run.day} started.")
         return redirect(reverse("reports:run_detail", args=[run.pk]))
 

@@ -10,11 +10,12 @@ from django.db.models import Count, Sum
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.utils.functional import cached_property
-from django.views.generic import DetailView, FormView
+from django.views.generic import DetailView
 from django_tables2 import RequestConfig
 
 from blackjack.rules import kind_label
-from core.forms import ReasonField, add_service_errors
+from core.form_views import ServiceFormMixin, ServiceFormView
+from core.forms import ReasonField
 from core.listing import (
     PAGE_SIZE,
     BadgeColumn,
@@ -195,7 +196,7 @@ class IncidentOpenForm(forms.Form):
             raise ValidationError(refusal.message_dict["round"]) from None
 
 
-class IncidentOpenView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+class IncidentOpenView(LoginRequiredMixin, PermissionRequiredMixin, ServiceFormView):
     permission_required = "rounds.add_incident"
     form_class = IncidentOpenForm
     template_name = "rounds/incident_open.html"
@@ -203,19 +204,15 @@ class IncidentOpenView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
     def get_initial(self):
         return {"table": self.request.GET.get("table"), "kind": self.request.GET.get("kind")}
 
-    def form_valid(self, form):
+    def perform(self, form):
         data = form.cleaned_data
-        try:
-            incident = services.incident_open(
-                table=data["table"],
-                kind=data["kind"],
-                note=data["note"],
-                round_=data["round"],
-                opened_by=self.request.user,
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.form_invalid(form)
+        incident = services.incident_open(
+            table=data["table"],
+            kind=data["kind"],
+            note=data["note"],
+            round_=data["round"],
+            opened_by=self.request.user,
+        )
         table = Table.objects.get(pk=incident.table_id)
         messages.success(
             self.request, f"Incident {incident.pk} opened; {table.code} is {table.get_status_display()}."
@@ -269,7 +266,7 @@ STEPS = {
 }
 
 
-class IncidentDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
+class IncidentDetailView(LoginRequiredMixin, PermissionRequiredMixin, ServiceFormMixin, DetailView):
     """The incident; with `step`, a POST of one of its forms (note, resume, cancel). A GET of a
     step's URL shows the incident page, to those who may take that step."""
 
@@ -329,17 +326,15 @@ class IncidentDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView
         form_class = STEPS[self.step][1]
         extra = {"incident": incident} if form_class is CancelRoundForm else {}
         form = form_class(request.POST, prefix=self.step, **extra)
-        if form.is_valid():
-            try:
-                text = self.run(incident, form.cleaned_data)
-            except ValidationError as error:
-                add_service_errors(form, error)
-            else:
-                messages.success(request, text)
-                return redirect("rounds:incident_detail", pk=incident.pk)
+        if answer := self.submit(form):
+            return answer
         self.object.refresh_from_db()
         context = self.get_context_data(object=self.object, bound=form)
         return self.render_to_response(context)
+
+    def perform(self, form):
+        messages.success(self.request, self.run(self.object, form.cleaned_data))
+        return redirect("rounds:incident_detail", pk=self.object.pk)
 
     def run(self, incident, data) -> str:
         user = self.request.user

@@ -4,11 +4,11 @@ rounds.void_views). The services decide, or refuse with the reason; the views on
 
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.functional import cached_property
 
-from core.forms import ReasonField, add_service_errors
+from core.form_views import ServiceFormMixin
+from core.forms import ReasonField
 
 from . import services
 from .models import Round
@@ -44,7 +44,7 @@ class DecisionForm(forms.Form):
     comment = ReasonField(label="Comment", help_text="Kept with the decision, with your name.")
 
 
-class ProposalDecisionMixin:
+class ProposalDecisionMixin(ServiceFormMixin):
     """On a proposal's page view: a POST of the decision form for `step` ("approve" or "reject"). A
     decision redirects to the proposal's page with `decided_message`; a refusal shows the page with
     its message, answering 400 (the form), 403 (one's own proposal) or 409 (already decided)."""
@@ -60,18 +60,15 @@ class ProposalDecisionMixin:
         raise NotImplementedError
 
     def post(self, request, *args, **kwargs):
-        self.object = proposal = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
+        self.object = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
         form = DecisionForm(request.POST)
-        status = 400
-        if form.is_valid():
-            try:
-                decided = self.decide(proposal, request.user, form.cleaned_data["comment"])
-            except ValidationError as error:
-                add_service_errors(form, error)
-                status = getattr(error, "status_code", 400)
-            else:
-                messages.success(request, self.decided_message(decided))
-                return redirect(self.detail_route, pk=decided.pk)
+        if answer := self.submit(form):
+            return answer
         self.object.refresh_from_db()  # as it stands now, decided by another meanwhile or not
         context = self.get_context_data(object=self.object, decision_form=form)
-        return self.render_to_response(context, status=status)
+        return self.render_to_response(context, status=self.refusal_status())
+
+    def perform(self, form):
+        decided = self.decide(self.object, self.request.user, form.cleaned_data["comment"])
+        messages.success(self.request, self.decided_message(decided))
+        return redirect(self.detail_route, pk=decided.pk)

@@ -5,13 +5,13 @@ import django_tables2 as tables
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect
 from django.urls import path
-from django.views.generic import DetailView, FormView
+from django.views.generic import DetailView
 
-from core.forms import ReasonField, add_service_errors
+from core.form_views import ServiceFormView
+from core.forms import ReasonField
 from core.listing import BadgeColumn, FilteredListView, LocalTimeColumn
 from core.views import PermissionRequiredMixin
 
@@ -62,7 +62,9 @@ class ProposeForm(forms.Form):
     reason = ReasonField(label="Why re-settle", help_text="Kept with the proposal, with your name.")
 
 
-class ResettlementProposeView(ProposedRoundMixin, LoginRequiredMixin, PermissionRequiredMixin, FormView):
+class ResettlementProposeView(
+    ProposedRoundMixin, LoginRequiredMixin, PermissionRequiredMixin, ServiceFormView
+):
     """GET ?round=<round id>: the bets that would be adjusted and the form (without a round, the
     form asks for its id); POST proposes."""
 
@@ -92,15 +94,11 @@ class ResettlementProposeView(ProposedRoundMixin, LoginRequiredMixin, Permission
                 kwargs["refusal"] = resettlement_refusal(round_corrections(round_, shown=False))
         return super().get_context_data(**kwargs)
 
-    def form_valid(self, form):
-        try:
-            round_ = self.round_to_correct(form)
-            resettlement = services.resettlement_propose(
-                round_=round_, proposed_by=self.request.user, reason=form.cleaned_data["reason"]
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.form_invalid(form)
+    def perform(self, form):
+        round_ = self.round_to_correct(form)
+        resettlement = services.resettlement_propose(
+            round_=round_, proposed_by=self.request.user, reason=form.cleaned_data["reason"]
+        )
         messages.success(
             self.request,
             f"Re-settlement {resettlement.pk} of {round_.round_id} proposed: a supervisor decides.",

@@ -9,7 +9,6 @@ from urllib.parse import urlencode
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
-from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import F
 from django.http import Http404, HttpResponse, QueryDict
@@ -18,7 +17,7 @@ from django.urls import reverse
 from django.views.generic import TemplateView, View
 
 from core.exports import CSV, EXPORT_PARAM, chunked_values, csv_response
-from core.forms import add_service_errors
+from core.form_views import ServiceFormMixin
 from core.gaming_day import gaming_day
 from core.listing import REFUSED_FILTER, FilteredListView
 from core.templatetags.pitboss import zoned_label
@@ -329,7 +328,7 @@ class RoundDocumentView(RoundMixin, View):
         return HttpResponse(text, content_type="application/json")
 
 
-class RoundReviewView(RoundDetailView):
+class RoundReviewView(ServiceFormMixin, RoundDetailView):
     """POST only: sign the round off; on a refusal the round page shows why beside the form."""
 
     permission_required = (ROUND_PAGES, "rounds.review_round")
@@ -337,22 +336,21 @@ class RoundReviewView(RoundDetailView):
     recall_rows = None  # an archived round is not signed off: its row is not in the database
 
     def post(self, request, *args, **kwargs):
-        round_ = self.get_round()
         form = RoundReviewForm(request.POST)
-        if form.is_valid():
-            try:
-                round_review(round_=round_, reviewed_by=request.user, comment=form.cleaned_data["comment"])
-            except ValidationError as error:
-                add_service_errors(form, error)
-            else:
-                messages.success(request, f"Round {round_.round_id} signed off as reviewed.")
-                list_query = request.POST.get("list", "")
-                if "next" in request.POST:
-                    return self.next_round(round_, list_query)
-                return redirect(
-                    round_.get_absolute_url() + (f"?{urlencode({'list': list_query})}" if list_query else "")
-                )
-        return self.render_to_response(self.get_context_data(review_form=form), status=400)
+        return self.submit(form) or self.render_to_response(
+            self.get_context_data(review_form=form), status=400
+        )
+
+    def perform(self, form):
+        round_, request = self.get_round(), self.request
+        round_review(round_=round_, reviewed_by=request.user, comment=form.cleaned_data["comment"])
+        messages.success(request, f"Round {round_.round_id} signed off as reviewed.")
+        list_query = request.POST.get("list", "")
+        if "next" in request.POST:
+            return self.next_round(round_, list_query)
+        return redirect(
+            round_.get_absolute_url() + (f"?{urlencode({'list': list_query})}" if list_query else "")
+        )
 
     def next_round(self, round_, list_query: str):
         """The round after this one in the list it was opened from (its filters and order), with the

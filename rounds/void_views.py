@@ -7,16 +7,16 @@ import django_tables2 as tables
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import F, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.shortcuts import redirect
 from django.urls import path, reverse
-from django.views.generic import DetailView, FormView
+from django.views.generic import DetailView
 
-from core.forms import ReasonField, add_service_errors
+from core.form_views import ServiceFormView
+from core.forms import ReasonField
 from core.listing import BadgeColumn, FilteredListView, LocalTimeColumn
 from core.views import PermissionRequiredMixin
 
@@ -133,7 +133,7 @@ class VoidProposeForm(forms.Form):
         )
 
 
-class VoidProposeView(ProposedRoundMixin, LoginRequiredMixin, PermissionRequiredMixin, FormView):
+class VoidProposeView(ProposedRoundMixin, LoginRequiredMixin, PermissionRequiredMixin, ServiceFormView):
     """GET ?round=<round id>: the bets the void would reverse and the form; POST proposes."""
 
     permission_required = "rounds.propose_void"
@@ -162,18 +162,14 @@ class VoidProposeView(ProposedRoundMixin, LoginRequiredMixin, PermissionRequired
                 kwargs["refusal"] = void_refusal(round_corrections(round_, shown=False))
         return super().get_context_data(**kwargs)
 
-    def form_valid(self, form):
-        try:
-            round_ = self.round_to_correct(form)
-            void = services.void_propose(
-                round_=round_,
-                proposed_by=self.request.user,
-                reason=form.cleaned_data["reason"],
-                incident=form.cleaned_data["incident"],
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.form_invalid(form)
+    def perform(self, form):
+        round_ = self.round_to_correct(form)
+        void = services.void_propose(
+            round_=round_,
+            proposed_by=self.request.user,
+            reason=form.cleaned_data["reason"],
+            incident=form.cleaned_data["incident"],
+        )
         messages.success(
             self.request, f"Void {void.pk} of {round_.round_id} proposed: another supervisor decides."
         )

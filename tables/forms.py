@@ -23,6 +23,8 @@ from core.forms import HISTORY_REASON_LENGTH, ReasonField, add_service_errors
 from core.templatetags.pitboss import odds_text, zoned_label
 
 from .choices import Currency, Game, TableStatus
+from .models import table_code_validator
+from .services import table_code_taken
 
 AUTO_PLAY_LABELS = {
     "hit_to_12": "Hit to 12, then stand",
@@ -35,12 +37,22 @@ DEALER_HELP = "Who deals at the table: the Deluxe and Boundless rule sheets call
 
 
 class TableCreateForm(forms.Form):
-    code = forms.CharField(max_length=16, help_text="2 to 16 capital letters and digits, such as DLX1.")
+    code = forms.CharField(
+        max_length=16,
+        validators=[table_code_validator],
+        help_text="2 to 16 capital letters and digits, such as DLX1.",
+    )
     name = forms.CharField(max_length=100)
     game = forms.ChoiceField(choices=Game.choices)
     currency = forms.ChoiceField(choices=Currency.choices)
     studio = forms.CharField(max_length=100)
     dealer = forms.CharField(label="Dealer on duty", help_text=DEALER_HELP, max_length=100, required=False)
+
+    def clean_code(self):
+        code = self.cleaned_data["code"]
+        if taken := table_code_taken(code):
+            raise ValidationError(taken)
+        return code
 
 
 class TableUpdateForm(forms.Form):

@@ -7,14 +7,13 @@ approved one before it); its `approve/` and `reject/` take the decision form by 
 """
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.generic import TemplateView
 
 from core.filters import positive_number
-from core.forms import add_service_errors
+from core.form_views import ServiceFormMixin
 from core.templatetags.pitboss import local_time_text
 
 from . import services
@@ -77,7 +76,7 @@ class ConfigurationProposalView(TableMixin, TemplateView):
         return context
 
 
-class ConfigurationDecisionView(ConfigurationProposalView):
+class ConfigurationDecisionView(ServiceFormMixin, ConfigurationProposalView):
     """GET: the same page, to those who may decide. POST: approve or reject (`step`) the version the
     page showed (its `version` field)."""
 
@@ -87,27 +86,26 @@ class ConfigurationDecisionView(ConfigurationProposalView):
     def post(self, request, *args, **kwargs):
         table = self.get_table()
         form = ConfigurationDecisionForm(request.POST)
-        status = 400
-        configuration = self.get_configuration() if form.is_valid() else open_proposal(table)
-        if form.is_valid() and configuration is not None:
-            decide = (
-                services.configuration_approve if self.step == "approve" else services.configuration_reject
-            )
-            try:
-                decided = decide(
-                    configuration=configuration, decided_by=request.user, comment=form.cleaned_data["comment"]
-                )
-            except ValidationError as error:
-                add_service_errors(form, error)
-                status = getattr(error, "status_code", 400)  # 403: one's own proposal
-            else:
-                messages.success(request, decided_message(decided))
-                url = reverse("tables:configuration_proposal", args=[table.code])
-                return redirect(f"{url}?version={decided.version}")
-        elif form.is_valid():
+        self.configuration = configuration = (
+            self.get_configuration() if form.is_valid() else open_proposal(table)
+        )
+        if form.is_valid() and configuration is None:
             form.add_error(None, f"{table.code} has no proposal awaiting a decision.")
+        elif answer := self.submit(form):
+            return answer
         context = self.get_context_data(configuration=configuration, decision_form=form)
-        return self.render_to_response(context, status=status)
+        return self.render_to_response(context, status=self.refusal_status())  # 403: one's own proposal
+
+    def perform(self, form):
+        decide = services.configuration_approve if self.step == "approve" else services.configuration_reject
+        decided = decide(
+            configuration=self.configuration,
+            decided_by=self.request.user,
+            comment=form.cleaned_data["comment"],
+        )
+        messages.success(self.request, decided_message(decided))
+        url = reverse("tables:configuration_proposal", args=[self.get_table().code])
+        return redirect(f"{url}?version={decided.version}")
 
 
 def decided_message(configuration: TableConfiguration) -> str:

@@ -27,6 +27,14 @@ CHANGEABLE_RULES = frozenset({"seats", "side_options", "auto_play", "strategy_ov
 
 
 @transaction.atomic
+def table_code_taken(code: str) -> str | None:
+    """Why `code` cannot name a new table (another has it), or None. The new-table form asks too,
+    to show it with its other errors."""
+    if Table.objects.filter(code=code).exists():
+        return f"The code {code} is already taken."
+    return None
+
+
 def table_create(
     *,
     code: str,
@@ -45,8 +53,8 @@ def table_create(
         raise ValidationError({"game": f"Unknown game {game!r}: one of {', '.join(Game.values)}."})
     if currency not in Currency.values:
         raise ValidationError({"currency": f"Unknown currency {currency!r}."})
-    if Table.objects.filter(code=code).exists():
-        raise ValidationError({"code": f"The code {code} is already taken."})
+    if taken := table_code_taken(code):
+        raise ValidationError({"code": taken})
     table = Table(code=code, name=name, game=game, currency=currency, studio=studio, dealer=dealer)
     table.full_clean()
     table._change_reason = reason

@@ -2,15 +2,14 @@
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import ValidationError
 from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
-from django.views.generic import DetailView, FormView
+from django.views.generic import DetailView
 
 from blackjack.rules import SIDE_OPTION_PATTERNS, kind_label
-from core.forms import add_service_errors
+from core.form_views import ServiceFormView
 from core.listing import PAGE_SIZE, FilteredListView, LazyListPaginator
 from core.templatetags.pitboss import odds_text
 from core.views import PermissionRequiredMixin
@@ -184,25 +183,21 @@ def odds_context(odds: ConfigurationOdds) -> dict:
     }
 
 
-class TableCreateView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
+class TableCreateView(LoginRequiredMixin, PermissionRequiredMixin, ServiceFormView):
     permission_required = "tables.add_table"
     form_class = TableCreateForm
     template_name = "tables/table_form.html"
     extra_context = {"title": "New table", "submit": "Create the table"}
 
-    def form_valid(self, form):
-        try:
-            table = services.table_create(created_by=self.request.user, **form.cleaned_data)
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.form_invalid(form)
+    def perform(self, form):
+        table = services.table_create(created_by=self.request.user, **form.cleaned_data)
         messages.success(
             self.request, f"Table {table.code} created, closed, with the {table.get_game_display()} rules."
         )
         return redirect(table)
 
 
-class TableUpdateView(TableMixin, FormView):
+class TableUpdateView(TableMixin, ServiceFormView):
     permission_required = "tables.change_table"
     form_class = TableUpdateForm
     template_name = "tables/table_form.html"
@@ -216,18 +211,14 @@ class TableUpdateView(TableMixin, FormView):
         kwargs.update(title=f"Edit {table.code}", submit="Save", cancel=table.get_absolute_url())
         return super().get_context_data(**kwargs)
 
-    def form_valid(self, form):
+    def perform(self, form):
         table = self.get_table()
-        try:
-            services.table_update(table=table, changed_by=self.request.user, **form.cleaned_data)
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.form_invalid(form)
+        services.table_update(table=table, changed_by=self.request.user, **form.cleaned_data)
         messages.success(self.request, f"{table.code} saved.")
         return redirect(table)
 
 
-class TableStatusView(TableMixin, FormView):
+class TableStatusView(TableMixin, ServiceFormView):
     permission_required = "tables.add_tablestatuschange"
     form_class = TableStatusForm
     template_name = "tables/table_status_form.html"
@@ -235,18 +226,14 @@ class TableStatusView(TableMixin, FormView):
     def get_initial(self):
         return {"status": self.request.GET.get("status")}
 
-    def form_valid(self, form):
+    def perform(self, form):
         table = self.get_table()
-        try:
-            change = services.table_set_status(table=table, changed_by=self.request.user, **form.cleaned_data)
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.form_invalid(form)
+        change = services.table_set_status(table=table, changed_by=self.request.user, **form.cleaned_data)
         messages.success(self.request, f"{table.code} is now {change.get_to_status_display().lower()}.")
         return redirect(table)
 
 
-class ConfigurationChangeView(TableMixin, FormView):
+class ConfigurationChangeView(TableMixin, ServiceFormView):
     """Propose a configuration change: the form starts from the last approved version's rules and
     carries the latest version number seen; while a proposal is open, the page links to it instead."""
 
@@ -279,20 +266,19 @@ class ConfigurationChangeView(TableMixin, FormView):
         )
         return super().get_context_data(**kwargs)
 
-    def form_valid(self, form):
+    def service_error_aliases(self, form):
+        return form.error_aliases()
+
+    def perform(self, form):
         table = self.get_table()
-        try:
-            version = services.configuration_propose(
-                table=table,
-                changes=form.changes(),
-                proposed_by=self.request.user,
-                reason=form.cleaned_data["reason"],
-                valid_from=form.cleaned_data["valid_from"],
-                seen_version=form.cleaned_data["seen_version"],
-            )
-        except ValidationError as error:
-            add_service_errors(form, error, form.error_aliases())
-            return self.form_invalid(form)
+        version = services.configuration_propose(
+            table=table,
+            changes=form.changes(),
+            proposed_by=self.request.user,
+            reason=form.cleaned_data["reason"],
+            valid_from=form.cleaned_data["valid_from"],
+            seen_version=form.cleaned_data["seen_version"],
+        )
         messages.success(
             self.request,
             f"{table.code}: version {version.version} proposed. Its odds are worked out in the background; "
