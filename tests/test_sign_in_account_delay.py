@@ -163,7 +163,7 @@ def test_a_delayed_attempt_is_logged_on_one_line_and_not_counted(clock, caplog):
     lines = [
         record.getMessage()
         for record in caplog.records
-        if record.levelno == logging.WARNING and record.name.partition(".")[0] in {"axes", "config"}
+        if record.levelno == logging.WARNING and record.name.partition(".")[0] in {"axes", "accounts"}
     ]
     assert len(lines) == 1, lines
     (line,) = lines

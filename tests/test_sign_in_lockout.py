@@ -140,7 +140,7 @@ def test_an_address_is_let_in_again_after_the_lockout(clock):
 
 
 # django-axes's lines, and accounts/sign_in.py's; django.request adds its own for the 429.
-SIGN_IN_LOGGERS = {"axes", "config"}
+SIGN_IN_LOGGERS = {"axes", "accounts"}
 
 
 def test_every_failure_is_logged_on_one_line_with_username_and_address(clock, caplog):
