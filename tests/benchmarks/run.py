@@ -41,8 +41,8 @@ def main(names: list[str]) -> int:
         return 0
     smoke = scale == SMOKE
     if smoke:
-        print("Smoke scale (BENCH_SCALE=smoke): every benchmark's code runs at small sizes; its figures are")
-        print("smoke figures, printed to show it works, not to be compared with BENCHMARKS.md's or its goals.")
+        print("Smoke scale (BENCH_SCALE=smoke): every benchmark's code at small sizes. Its figures are smoke")
+        print("figures, printed to show it works, not to be compared with BENCHMARKS.md's or with its goals.")
     tag = ", smoke figures: not to be compared" if smoke else ""
     for name in modules:
         module = importlib.import_module(name)
