@@ -81,8 +81,14 @@ def migrated_template() -> tuple[str, str]:
         database = settings.DATABASES["default"]
         source = database["NAME"]
         database.setdefault("TEST", {})["NAME"] = f"{source}_bench_migrated"
+        started = time.perf_counter()
         state = setup_databases(verbosity=0, interactive=False)
         connection.close()  # a template takes no connections while it is copied
+        print(
+            f"   {database['NAME']} migrated in {time.perf_counter() - started:.1f} s (once a run: each "
+            "scratch database is a copy of it; dropped at the end)",
+            flush=True,
+        )
         _MIGRATED.append((source, database["NAME"]))
         atexit.register(teardown_databases, state, verbosity=0)
     return _MIGRATED[0]
