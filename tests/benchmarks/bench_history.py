@@ -44,6 +44,7 @@ import statistics
 import time
 from datetime import UTC, date, datetime
 
+from .bench_ingest import PLAYERS as INGEST_PLAYERS
 from .history_archive import archive_round_trip, verdict
 from .support import CollectorTime, bench_scale, scratch_database, sized
 
@@ -343,7 +344,7 @@ def _compare(one: dict, whole: dict) -> None:
     load = whole["ingest"]["reference"] / one["ingest"]["reference"]
     ratio = whole["ingest"]["median"] / one["ingest"]["median"]
     print(
-        f"      ingest of a 5,000-player round, median: {one['ingest']['median']:.3f} -> "
+        f"      ingest of a {INGEST_PLAYERS:,}-player round, median: {one['ingest']['median']:.3f} -> "
         f"{whole['ingest']['median']:.3f} s = {ratio:.2f}x "
         f"(goal <= {GOAL_INGEST}x: {verdict(ratio, GOAL_INGEST)}; "
         f"against the load reference: {ratio / load:.2f}x)"
@@ -504,8 +505,8 @@ def real_rounds_bytes(prefixes: list[str], history: dict) -> dict:
         cursor.execute(f"SELECT count(*) FROM {clones['rounds_round']}")
         rounds = cursor.fetchone()[0]
         print(
-            f"   the same for the {rounds} {', '.join(prefixes)} 5,000-player rounds ingested here alone "
-            f"({bets:,} bets, their rows copied into tables of their own):"
+            f"   the same for the {rounds} {', '.join(prefixes)} {INGEST_PLAYERS:,}-player rounds ingested "
+            f"here alone ({bets:,} bets, their rows copied into tables of their own):"
         )
         sizes = _print_sizes(cursor, list(clones.values()), bets, clones["rounds_round"])
         for clone in clones.values():
@@ -524,7 +525,7 @@ def real_rounds_bytes(prefixes: list[str], history: dict) -> dict:
         f"      rows of the rounds: {rows:.1f} B/bet; day totals at a round a minute "
         f"({players_kinds:,} player totals, {kinds + patterns_hit} table totals a day): {day_share:.2f} B/bet"
     )
-    _goal_line("real 5,000-player rounds with their day totals", rows + day_share)
+    _goal_line(f"real {INGEST_PLAYERS:,}-player rounds with their day totals", rows + day_share)
     print(
         f"   10 years of one Boundless table, a round a minute with 5,000 players "
         f"({BETS_A_DAY / 1e6:.1f} million bets a day):"
