@@ -44,7 +44,8 @@ ROUND_PAGE = "round page, 300-player Boundless round"  # the pages after it are 
 # wrk's default 2 s timeout would cap the p99 on a loaded machine: requests slower than it are not
 # counted. With 10 s they are; any that still time out, or fail, are printed.
 WRK = ["wrk", "-t2", "-c8", f"-d{sized(10, 1)}s", "--timeout", "10s", "--latency"]
-WARM_UP = ["wrk", "-t2", "-c8", f"-d{sized(2, 1)}s"]
+# A run not counted, before each measured one; none at smoke scale (it steadies figures, runs no other code).
+WARM_UP = sized(["wrk", "-t2", "-c8", "-d2s"], None)
 
 
 def main():
@@ -269,7 +270,8 @@ def _wrk(url: str, headers: list[str]) -> tuple[float, float]:
     )
     if check.stdout != "200":
         raise RuntimeError(f"{url} answered {check.stdout}, not 200")
-    subprocess.run([*WARM_UP, *headers, url], capture_output=True, check=True)
+    if WARM_UP:
+        subprocess.run([*WARM_UP, *headers, url], capture_output=True, check=True)
     result = subprocess.run([*WRK, *headers, url], capture_output=True, text=True)
     if errors := re.search(r"Socket errors:.*|Non-2xx or 3xx responses:.*", result.stdout):
         print(f"      ({url}: {errors[0].strip()})", flush=True)
