@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_ADDRESS ?= 127.0.0.1:8000
+# make bench's sizes: full (BENCHMARKS.md's) or smoke (every benchmark in seconds; its figures not to be compared)
+BENCH_SCALE ?= full
 
 .DEFAULT_GOAL := help
 .PHONY: help .venv demo test bench lint format messages clean
@@ -11,7 +13,7 @@ DEMO_ADDRESS ?= 127.0.0.1:8000
 help:
 	@echo "make demo    migrate and serve the back office at http://$(DEMO_ADDRESS)"
 	@echo "make test    run the test suite (pytest)"
-	@echo "make bench   run the benchmarks in tests/benchmarks/ (only some: BENCH=\"reports pages\")"
+	@echo "make bench   run the benchmarks in tests/benchmarks/ (only some: BENCH=\"reports pages\"; in seconds: BENCH_SCALE=smoke)"
 	@echo "make lint    ruff check, ruff format --check, the import contracts and the internals check"
 	@echo "make format  apply ruff's fixes and formatting"
 	@echo "make messages  refresh the Filipino catalogue of the rule sheets (needs gettext), then translate and run it again"
@@ -57,7 +59,7 @@ test: .venv
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 bench: .venv
-	$(BIN)/python -m tests.benchmarks.run $(BENCH)
+	BENCH_SCALE=$(BENCH_SCALE) $(BIN)/python -m tests.benchmarks.run $(BENCH)
 
 # lint-imports: the layers of pyproject.toml's [tool.importlinter]; tools.internals: only the documented
 # API of the dependencies ([tool.pitboss.internals]).

@@ -3,7 +3,7 @@
 Every file recall opens is checked against its month's manifest (archive.checks): read whole and
 hashed (sha256) the first time in a process, then only stat'ed while its stamp stays the same. Here,
 one month of a Boundless table (BND1, March 2026: ROUNDS rounds of PLAYERS players, simulated and
-ingested; PITBOSS_BENCH_ARCHIVE_SCALE multiplies the rounds, default 1.0, 0.01 while developing) is
+ingested; at BENCH_SCALE=smoke 2 rounds of 100 players) is
 exported (its manifest signed, as in production), verified and dropped into a directory, and measured
 in-process, in the same run:
 
@@ -17,26 +17,23 @@ in-process, in the same run:
 """
 
 import math
-import os
 import statistics
 import tempfile
 import time
 from datetime import UTC, date, datetime
 from itertools import islice
 
-from .support import scratch_database
+from .support import bench_scale, scratch_database, sized
 
-SCALE_VARIABLE = "PITBOSS_BENCH_ARCHIVE_SCALE"
-ROUNDS = 200  # at scale 1.0 some 400,000 bets (two a player): about a month of bench_history's BND1
-PLAYERS = 1_000
+ROUNDS = sized(200, 2)  # at full scale some 400,000 bets (two a player): a month of bench_history's BND1
+PLAYERS = sized(1_000, 100)
 ROUNDS_A_SHOE = 50  # fewer than a Boundless shoe deals (bench_history's per_shoe: 59)
 MARCH = date(2026, 3, 1)
-REPEATS = 15
+REPEATS = sized(15, 3)
 GOAL_WARM_CHECKS = 0.05  # the warm checks' share of a warm recall
 
 
 def main():
-    scale = float(os.environ.get(SCALE_VARIABLE, "1.0"))
     with scratch_database("archive_checks") as database:
         if database is None:
             return
@@ -48,7 +45,7 @@ def main():
                 PITBOSS_HOT_MONTHS=6, PITBOSS_ARCHIVE_URL=directory, PITBOSS_ARCHIVE_MANIFEST_KEY="bench-key"
             ),
         ):
-            bench(scale)
+            bench()
 
 
 def _month(rounds: int) -> str:
@@ -103,7 +100,7 @@ def _seconds(work) -> float:
     return time.perf_counter() - started
 
 
-def bench(scale: float) -> None:
+def bench() -> None:
     from django.core.cache import cache
 
     from archive.checks import month_checked, verdicts_forget
@@ -111,9 +108,8 @@ def bench(scale: float) -> None:
     from archive.storage import archive_location
     from rounds.recall import archived_round
 
-    rounds = max(2, round(ROUNDS * scale))
-    print(f"   scale {scale} ({'default' if scale == 1.0 else f'set by {SCALE_VARIABLE}'})", flush=True)
-    round_id = _month(rounds)
+    print(f"   BENCH_SCALE={bench_scale()}: {ROUNDS} rounds of {PLAYERS:,} players", flush=True)
+    round_id = _month(ROUNDS)
     cache.clear()
     record = ArchivedMonth.objects.select_related("table").get(table__code="BND1", month=MARCH)
     location = archive_location(record.archive_url)

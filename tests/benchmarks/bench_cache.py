@@ -21,9 +21,9 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .support import scratch_database
+from .support import scratch_database, sized
 
-REQUESTS = 25  # of each kind, in each state
+REQUESTS = sized(25, 3)  # of each kind, in each state
 PLAYERS = 7
 
 

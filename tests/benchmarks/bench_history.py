@@ -5,8 +5,8 @@ A synthetic history of 24 months of gaming days (2024-12 to 2026-11) is written 
 database (<database>_bench_history, dropped at the end) after seed_demo, by
 tests/benchmarks/history_build.py: at scale 1.0 about 25 million bets in some 800,000 rounds, mostly
 at BND1 (Boundless, 100 to 1,000 players a round), each round a copy of a real simulated and
-ingested one, with its document as received. PITBOSS_BENCH_HISTORY_SCALE (default 1.0; 0.01 while
-developing) multiplies the rounds.
+ingested one, with its document as received. At BENCH_SCALE=smoke, SCALE multiplies the rounds by
+0.0005 (a few rounds a table a month).
 
 The hot month (2026-11) is written first and measured; then the 23 months before it, and the same is
 measured again, in the same run; each figure is given as whole history / one month:
@@ -39,21 +39,23 @@ archived round's and bet's key still in PostgreSQL's registry.
 """
 
 import gc
-import os
 import shutil
 import statistics
 import time
 from datetime import UTC, date, datetime
 
+from .bench_ingest import PLAYERS as INGEST_PLAYERS
 from .history_archive import archive_round_trip, verdict
-from .support import CollectorTime, scratch_database
+from .support import CollectorTime, bench_scale, scratch_database, sized
 
 GOAL_PAGES = 1.2
 GOAL_INGEST = 1.1
 GOAL_JOB = 1.1
 GOAL_BYTES_PER_BET = 300
-INGEST_ROUNDS = 9  # 5,000-player rounds ingested in each run; the median is of those after the first
-PAGE_ROUND_PLAYERS = 300
+INGEST_ROUNDS = sized(9, 2)  # bench_ingest's rounds ingested each run; the median is of those after the first
+PAGE_ROUND_PLAYERS = sized(300, 30)
+# What the history's rounds are multiplied by: about 25 million bets at 1.0, some hundreds at smoke scale.
+SCALE = sized(1.0, 0.0005)
 MID_MONTH = datetime(2026, 11, 15, 12, tzinfo=UTC)  # the keyset page starts at the last round before it
 LIST_DAY = date(2026, 11, 12)
 BETS_A_DAY = 7_200_000  # one Boundless table, a round a minute with 5,000 players (issue 21)
@@ -64,13 +66,10 @@ def main():
     if shutil.which("wrk") is None:
         print("   skipped: wrk is not installed (apt-get install wrk)")
         return
-    from .history_build import SCALE_VARIABLE
-
-    scale = float(os.environ.get(SCALE_VARIABLE, "1.0"))
     with scratch_database("history") as database:
         if database is None:
             return
-        bench(database, scale)
+        bench(database, SCALE)
 
 
 def bench(database: str, scale: float) -> None:
@@ -80,10 +79,7 @@ def bench(database: str, scale: float) -> None:
     months = history_months()
     hot = months[-1]
     assert (DAY.year, DAY.month) == (hot.year, hot.month), "the daily job's day must lie in the hot month"
-    print(
-        f"   scale {scale} ({'default' if scale == 1.0 else 'set by PITBOSS_BENCH_HISTORY_SCALE'})",
-        flush=True,
-    )
+    print(f"   scale {scale} (BENCH_SCALE={bench_scale()})", flush=True)
     started = time.perf_counter()
     _prepare()
     templates = templates_ingest()
@@ -348,7 +344,7 @@ def _compare(one: dict, whole: dict) -> None:
     load = whole["ingest"]["reference"] / one["ingest"]["reference"]
     ratio = whole["ingest"]["median"] / one["ingest"]["median"]
     print(
-        f"      ingest of a 5,000-player round, median: {one['ingest']['median']:.3f} -> "
+        f"      ingest of a {INGEST_PLAYERS:,}-player round, median: {one['ingest']['median']:.3f} -> "
         f"{whole['ingest']['median']:.3f} s = {ratio:.2f}x "
         f"(goal <= {GOAL_INGEST}x: {verdict(ratio, GOAL_INGEST)}; "
         f"against the load reference: {ratio / load:.2f}x)"
@@ -509,8 +505,8 @@ def real_rounds_bytes(prefixes: list[str], history: dict) -> dict:
         cursor.execute(f"SELECT count(*) FROM {clones['rounds_round']}")
         rounds = cursor.fetchone()[0]
         print(
-            f"   the same for the {rounds} {', '.join(prefixes)} 5,000-player rounds ingested here alone "
-            f"({bets:,} bets, their rows copied into tables of their own):"
+            f"   the same for the {rounds} {', '.join(prefixes)} {INGEST_PLAYERS:,}-player rounds ingested "
+            f"here alone ({bets:,} bets, their rows copied into tables of their own):"
         )
         sizes = _print_sizes(cursor, list(clones.values()), bets, clones["rounds_round"])
         for clone in clones.values():
@@ -529,7 +525,7 @@ def real_rounds_bytes(prefixes: list[str], history: dict) -> dict:
         f"      rows of the rounds: {rows:.1f} B/bet; day totals at a round a minute "
         f"({players_kinds:,} player totals, {kinds + patterns_hit} table totals a day): {day_share:.2f} B/bet"
     )
-    _goal_line("real 5,000-player rounds with their day totals", rows + day_share)
+    _goal_line(f"real {INGEST_PLAYERS:,}-player rounds with their day totals", rows + day_share)
     print(
         f"   10 years of one Boundless table, a round a minute with 5,000 players "
         f"({BETS_A_DAY / 1e6:.1f} million bets a day):"

@@ -27,15 +27,15 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from itertools import islice
 
-from .support import gunicorn, scratch_database
+from .support import gunicorn, scratch_database, sized
 
 GOAL_SECONDS = 0.5
 GOAL_RATIO = 0.25
-PLAYERS = 5_000
-ROUNDS_A = 4  # the first (new players) and three more
-API_PLAYERS = 1_000
-API_ROUNDS = 12
-API_BATCH = 3
+PLAYERS = sized(5_000, 200)
+ROUNDS_A = sized(4, 2)  # the first (new players) and more
+API_PLAYERS = sized(1_000, 50)
+API_ROUNDS = sized(12, 4)  # even: two clients of two tables send half each
+API_BATCH = sized(3, 2)
 
 
 def main():
@@ -128,7 +128,7 @@ def _bench_round_ingest():
     return statistics.median(later)
 
 
-JSON_READS = 15
+JSON_READS = sized(15, 3)
 
 
 def _bench_json_reading(ingest_median: float):

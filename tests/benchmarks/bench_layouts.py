@@ -38,13 +38,13 @@ import zstandard
 
 from rounds.fields import ZSTD_LEVEL, json_of_compressed
 
-from .support import scratch_database
+from .support import scratch_database, sized
 
-ROUNDS = 8
-PLAYERS = 5_000
+ROUNDS = sized(8, 2)
+PLAYERS = sized(5_000, 200)
 # A bet id as the round format's example (`B-88231`), with digits enough for ten years of bets.
 FORMAT_ID = "'B-' || (10000000000 + id)"
-REPEATS = 21
+REPEATS = sized(21, 3)
 # The level the documents are stored at (zstd's default), and the archive's
 # (archive.export.COMPRESSION_LEVEL)
 DOCUMENT_ZSTD_LEVELS = (ZSTD_LEVEL, 9)

@@ -27,10 +27,14 @@ import subprocess
 import time
 from datetime import UTC, datetime, timedelta
 
-from .support import gunicorn, scratch_database
+from .support import gunicorn, scratch_database, sized
 
-ROUNDS = 1_000_000
+ROUNDS = sized(1_000_000, 5_000)
 FIRST_OPENED = datetime(2026, 1, 2, tzinfo=UTC)  # round n opens n × 2 seconds later
+# Mid-way through the rounds: a gaming day of them, and where the CSV's 1,050 rounds start.
+LIST_DAY = sized("2026-01-12", "2026-01-01")
+CSV_AFTER = sized(timedelta(days=10), timedelta(hours=1))
+DEEP_PAGE_ROUND = sized(20_000, 1_000)  # the deep page starts after this many rounds, newest first
 GOAL_P99_MS = 100
 GOAL_RATIO = 3
 # Issue 19's pages (an incident's refunds, a play record, a day's rounds CSV): each p99 at most this
@@ -39,8 +43,9 @@ GOAL_TO_ROUND_PAGE = 2
 ROUND_PAGE = "round page, 300-player Boundless round"  # the pages after it are measured against it
 # wrk's default 2 s timeout would cap the p99 on a loaded machine: requests slower than it are not
 # counted. With 10 s they are; any that still time out, or fail, are printed.
-WRK = ["wrk", "-t2", "-c8", "-d10s", "--timeout", "10s", "--latency"]
-WARM_UP = ["wrk", "-t2", "-c8", "-d2s"]
+WRK = ["wrk", "-t2", "-c8", f"-d{sized(10, 1)}s", "--timeout", "10s", "--latency"]
+# A run not counted, before each measured one; none at smoke scale (it steadies figures, runs no other code).
+WARM_UP = sized(["wrk", "-t2", "-c8", "-d2s"], None)
 
 
 def main():
@@ -130,9 +135,9 @@ def _prepare() -> tuple[str, str, str, dict]:
     # Signed in as a browser would be, by the configured session engine and backend.
     client = Client()
     client.force_login(get_user_model().objects.get(username="compliance"))
-    # The 20,000th round, newest played first: the cursor of a deep page (rounds.selectors).
+    # The 20,000th round (smoke: 1,000th), newest played first: the cursor of a deep page (rounds.selectors).
     newest_first = ROUND_ORDERS[NEWEST_PLAYED_FIRST]
-    deep_cursor = cursor_of(Round.objects.order_by(*newest_first)[20_000], newest_first)
+    deep_cursor = cursor_of(Round.objects.order_by(*newest_first)[DEEP_PAGE_ROUND], newest_first)
     return round_id, client.cookies[settings.SESSION_COOKIE_NAME].value, deep_cursor, others
 
 
@@ -171,7 +176,7 @@ def _pages_of_a_days_size() -> dict:
     shoe = simulate(preset("boundless"), table="BND1", shoes=1, players=20, seed=11, start=start)
     for document in shoe:
         round_ingest(document=json.loads(json.dumps(document).replace("BND1-S0001", "BND1-SHOE")))
-    first = FIRST_OPENED + timedelta(days=10)
+    first = FIRST_OPENED + CSV_AFTER
     window = {"after": first.isoformat(), "before": (first + timedelta(seconds=2 * 1_050)).isoformat()}
     print(f"   an incident of {incident.refunds.count()} refunds, a shoe of 20 Boundless players", flush=True)
     return {
@@ -191,7 +196,7 @@ def _bench(database_name: str, round_id: str, session: str, deep_cursor: str, ot
         ("round list, newest page", "/rounds/"),
         ("round list, filtered (table, has findings)", "/rounds/?table=DLX1&has_findings=true"),
         ("round list, a deep page (keyset: ?before=<played>_<id>)", f"/rounds/?before={quote(deep_cursor)}"),
-        ("round list, one gaming day mid-way (?day=)", "/rounds/?day=2026-01-12"),
+        ("round list, one gaming day mid-way (?day=)", f"/rounds/?day={LIST_DAY}"),
         ("round list, sorted by returned (?sort=-returned)", "/rounds/?sort=-returned"),
         ("round list, sorted by table (?sort=table)", "/rounds/?sort=table"),
         (ROUND_PAGE, f"/rounds/{round_id}/"),
@@ -265,7 +270,8 @@ def _wrk(url: str, headers: list[str]) -> tuple[float, float]:
     )
     if check.stdout != "200":
         raise RuntimeError(f"{url} answered {check.stdout}, not 200")
-    subprocess.run([*WARM_UP, *headers, url], capture_output=True, check=True)
+    if WARM_UP:
+        subprocess.run([*WARM_UP, *headers, url], capture_output=True, check=True)
     result = subprocess.run([*WRK, *headers, url], capture_output=True, text=True)
     if errors := re.search(r"Socket errors:.*|Non-2xx or 3xx responses:.*", result.stdout):
         print(f"      ({url}: {errors[0].strip()})", flush=True)

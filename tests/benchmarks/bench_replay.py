@@ -13,9 +13,11 @@ from blackjack.replay import replay
 from blackjack.rules import preset
 from blackjack.simulate import simulate
 
-PLAYERS = 5_000
-ROUNDS = 10
-REPEATS = 3
+from .support import sized
+
+PLAYERS = sized(5_000, 500)
+ROUNDS = sized(10, 2)
+REPEATS = sized(3, 1)
 GOAL_HANDS_PER_SECOND = 30_000
 
 

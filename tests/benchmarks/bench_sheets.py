@@ -23,10 +23,10 @@ import time
 from datetime import UTC, datetime, timedelta
 from urllib.parse import quote
 
-from .support import scratch_database
+from .support import scratch_database, sized
 
-FIRST_RENDERS = 7
-KEPT = 300
+FIRST_RENDERS = sized(7, 2)
+KEPT = sized(300, 10)
 GOAL_RATIO = 0.05
 
 

@@ -10,7 +10,7 @@ Every bet id is the round's id and the template bet's suffix, as the simulator n
 ids are unique.
 
 The history runs over MONTHS months of gaming days, FIRST_MONTH to the hot month (the last). Per
-table and gaming day, SHAPES gives the rounds at scale 1.0 (PITBOSS_BENCH_HISTORY_SCALE multiplies
+table and gaming day, SHAPES gives the rounds at scale 1.0 (bench_history's SCALE multiplies
 them; at least one round a table a month is kept) and the templates: mostly BND1, a Boundless table
 with hundreds of players a round, and the other seed_demo tables with a few seated players. At scale
 1.0 that is about 25 million bets in some 800,000 rounds.
@@ -34,7 +34,6 @@ from datetime import UTC, date, datetime, timedelta
 
 FIRST_MONTH = date(2024, 12, 1)
 MONTHS = 24
-SCALE_VARIABLE = "PITBOSS_BENCH_HISTORY_SCALE"
 # The templates' rounds are played on this morning of the hot month (UTC), each set in a shoe of its own.
 TEMPLATES_START = datetime(2026, 11, 29, 10, tzinfo=UTC)
 TEMPLATE_PREFIX = "TPL"

@@ -10,7 +10,9 @@ baseline page is measured before the first turn and after each.
 import statistics
 from dataclasses import dataclass
 
-SAMPLES = 3
+from .support import sized
+
+SAMPLES = sized(3, 1)
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """Run every tests/benchmarks/bench_*.py module's main(), in name order (`make bench`), or only
-those named on the command line (`make bench BENCH="reports pages"`).
+those named on the command line (`make bench BENCH="reports pages"`), at the scale BENCH_SCALE names
+(support.bench_scale: full, the default, or smoke, every benchmark in seconds).
 
 A benchmark prints its own figures; this runner names each one and times it as a whole.
 With no benchmark modules yet it says so and succeeds. A benchmark that needs the ORM calls
@@ -12,6 +13,8 @@ import secrets
 import sys
 import time
 from pathlib import Path
+
+from .support import SMOKE, bench_scale
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = "tests.benchmarks"
@@ -31,16 +34,22 @@ def main(names: list[str]) -> int:
     # One key for this process and the servers it starts (their sessions are made here), long enough
     # for the production settings that bench_pages serves.
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    scale = bench_scale()
     modules = discover(names)
     if not modules:
         print("No benchmarks yet (add tests/benchmarks/bench_<name>.py with a main()).")
         return 0
+    smoke = scale == SMOKE
+    if smoke:
+        print("Smoke scale (BENCH_SCALE=smoke): every benchmark's code at small sizes. Its figures are smoke")
+        print("figures, printed to show it works, not to be compared with BENCHMARKS.md's or with its goals.")
+    tag = ", smoke figures: not to be compared" if smoke else ""
     for name in modules:
         module = importlib.import_module(name)
-        print(f"== {name.rsplit('.', 1)[1]}", flush=True)
+        print(f"== {name.rsplit('.', 1)[1]}{' (smoke scale)' if smoke else ''}", flush=True)
         started = time.perf_counter()
         module.main()
-        print(f"   ({time.perf_counter() - started:.2f} s in all)", flush=True)
+        print(f"   ({time.perf_counter() - started:.2f} s in all{tag})", flush=True)
     return 0
 
 

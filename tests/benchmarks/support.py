@@ -1,6 +1,7 @@
-"""What the PostgreSQL benchmarks share: a scratch database, Pitboss under gunicorn on loopback, and the
-garbage collector's seconds in a block."""
+"""What the benchmarks share: the scale they run at, a scratch database, Pitboss under gunicorn on
+loopback, and the garbage collector's seconds in a block."""
 
+import atexit
 import gc
 import os
 import socket
@@ -9,11 +10,33 @@ import sys
 import time
 from contextlib import contextmanager
 
+# The scale every benchmark runs at (`make bench BENCH_SCALE=smoke`): "full", the default, the sizes
+# BENCHMARKS.md's figures were measured at; "smoke", each benchmark's same code paths at sizes that
+# take seconds (CI runs them so that a benchmark that stops working fails), its figures printed but
+# not to be compared with anything.
+SCALE_VARIABLE = "BENCH_SCALE"
+FULL = "full"
+SMOKE = "smoke"
+
+
+def bench_scale() -> str:
+    """This run's scale, from BENCH_SCALE (unset or empty: full)."""
+    scale = os.environ.get(SCALE_VARIABLE) or FULL
+    if scale not in (FULL, SMOKE):
+        raise SystemExit(f"{SCALE_VARIABLE} must be {FULL} or {SMOKE}, not {scale!r}.")
+    return scale
+
+
+def sized(full, smoke):
+    """A benchmark's size at this run's scale: `full`, or `smoke` at BENCH_SCALE=smoke."""
+    return smoke if bench_scale() == SMOKE else full
+
 
 @contextmanager
 def scratch_database(suffix: str):
-    """Django set up on a scratch copy of DATABASE_URL's database, `<name>_bench_<suffix>`, made
-    with migrations and dropped at the end; yields its name, or None (said why) without PostgreSQL."""
+    """Django set up on a scratch database, `<name>_bench_<suffix>` beside DATABASE_URL's, a copy of
+    the process's migrated database (migrated_template) dropped at the end; yields its name, or None
+    (said why) without PostgreSQL."""
     if not os.environ.get("DATABASE_URL"):
         print("   skipped: DATABASE_URL is not set (this benchmark needs PostgreSQL; see README.md)")
         yield None
@@ -22,23 +45,73 @@ def scratch_database(suffix: str):
     import django
 
     django.setup()
-    from django.conf import settings
     from django.db import connection
-    from django.test.utils import setup_databases, teardown_databases
 
     if connection.vendor != "postgresql":
         print("   skipped: DATABASE_URL is not a PostgreSQL database")
         yield None
         return
-    database = settings.DATABASES["default"]
-    database.setdefault("TEST", {})["NAME"] = f"{database['NAME']}_bench_{suffix}"
-    print(f"   scratch database {database['TEST']['NAME']} (dropped at the end)", flush=True)
-    state = setup_databases(verbosity=0, interactive=False)
+    source, template = migrated_template()
+    name = f"{source}_bench_{suffix}"
+    print(f"   scratch database {name} (dropped at the end)", flush=True)
+    _server_command(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    _server_command(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    _use_database(name)
     try:
-        yield database["TEST"]["NAME"]
+        yield name
     finally:
-        connection.close()
-        teardown_databases(state, verbosity=0)
+        _use_database(template)
+        _server_command(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+# The process's migrated database: (DATABASE_URL's name, the migrated copy's), made once.
+_MIGRATED: list[tuple[str, str]] = []
+
+
+def migrated_template() -> tuple[str, str]:
+    """(DATABASE_URL's database name, `<name>_bench_migrated`): the latter made with migrations by
+    Django's test database creation the first time a process asks, dropped when it ends. Each scratch
+    database is a copy of it (CREATE DATABASE ... TEMPLATE: about a second, where migrating takes
+    some 25 s), so the benchmarks of one run migrate once."""
+    if not _MIGRATED:
+        from django.conf import settings
+        from django.db import connection
+        from django.test.utils import setup_databases, teardown_databases
+
+        database = settings.DATABASES["default"]
+        source = database["NAME"]
+        database.setdefault("TEST", {})["NAME"] = f"{source}_bench_migrated"
+        started = time.perf_counter()
+        state = setup_databases(verbosity=0, interactive=False)
+        connection.close()  # a template takes no connections while it is copied
+        print(
+            f"   {database['NAME']} migrated in {time.perf_counter() - started:.1f} s (once a run: each "
+            "scratch database is a copy of it; dropped at the end)",
+            flush=True,
+        )
+        _MIGRATED.append((source, database["NAME"]))
+        atexit.register(teardown_databases, state, verbosity=0)
+    return _MIGRATED[0]
+
+
+def _use_database(name: str) -> None:
+    """Django's connection moved to database `name` on the same server."""
+    from django.conf import settings
+    from django.db import connection
+
+    connection.close()
+    settings.DATABASES["default"]["NAME"] = connection.settings_dict["NAME"] = name
+
+
+def _server_command(sql: str) -> None:
+    """`sql` run outside any database's transaction (CREATE and DROP DATABASE), on the server's
+    maintenance database."""
+    import psycopg
+    from django.db import connection
+
+    params = {**connection.get_connection_params(), "dbname": "postgres"}
+    with psycopg.connect(**params, autocommit=True) as server:
+        server.execute(sql)
 
 
 def free_port() -> int:
