@@ -6,7 +6,6 @@ CI's Redis on 6379, the broker of the rest of the suite, is never touched."""
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -16,15 +15,10 @@ import redis
 from django.core.cache import caches
 
 from core.cache import production_cache
+from tests.benchmarks.support import free_port
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 CACHED_DATABASE = "django.contrib.sessions.backends.cached_db"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class RedisServer:

@@ -3,7 +3,6 @@ reached through pyarrow's S3 filesystem as PITBOSS_ARCHIVE_URL=s3://... and
 PITBOSS_ARCHIVE_S3_ENDPOINT name it. moto is a test requirement: without it this test fails."""
 
 import logging
-import socket
 from decimal import Decimal
 
 import pyarrow.compute as pc
@@ -20,15 +19,10 @@ from archive.slices import PARTS, slice_facts
 from archive.storage import archive_location
 from rounds.partitions import PARTITIONED
 from tests.archive.support import MARCH, partitions_there, rounds_of
+from tests.benchmarks.support import free_port
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 BUCKET = "pitboss-archive"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
