@@ -12,7 +12,6 @@ number is a float to most readers, and money is never a float.
 
 import re
 from decimal import Decimal
-from functools import lru_cache
 
 MAX_AMOUNT_DIGITS = 12
 # [0-9], not \d: \d takes any script's digits. The whole text matches (the API's schema says ^...$).
@@ -25,11 +24,20 @@ AMOUNT_RULE = (
 )
 
 
-# Amounts repeat across a round's bets ("10.00"): each distinct text is parsed once. A text that is
-# not an amount raises, and so is never kept.
-@lru_cache(maxsize=100_000)
+# Amounts repeat across rounds' bets ("10.00"): each distinct text is read once and kept here, so
+# that the round parser's fast path takes a kept one with a plain lookup. A text that is not an
+# amount raises, and so is never kept.
+AMOUNTS_READ: dict[str, Decimal] = {}
+_AMOUNTS_KEPT = 100_000
+
+
 def amount_of(text: str) -> Decimal:
     """The amount `text` writes, to the cent; ValueError when it is not an amount (see above)."""
-    if not _AMOUNT.fullmatch(text):
-        raise ValueError(text)
-    return Decimal(text).quantize(CENT)
+    amount = AMOUNTS_READ.get(text)
+    if amount is None:
+        if not _AMOUNT.fullmatch(text):
+            raise ValueError(text)
+        amount = Decimal(text).quantize(CENT)
+        if len(AMOUNTS_READ) < _AMOUNTS_KEPT:
+            AMOUNTS_READ[text] = amount
+    return amount

@@ -222,7 +222,7 @@ class _Replay:
                 if kind not in side_option_problems:
                     side_option_problems[kind] = self.side_option_problem(kind)
                 problem = side_option_problems[kind]
-                if rules.side_option(kind) is not None and settlement.without_main_bet(bet):
+                if bet.bet_id in settlement.side_bets_without_main_bet:
                     problem = (
                         "side_option_without_main_bet",
                         f"player {bet.player} has no main bet and no bet behind on spot {bet.spot}, which "

@@ -25,6 +25,10 @@ class BetResult:
     pattern: str = ""  # a side option's paying pattern, if it paid
 
 
+# A main bet or bet behind on a spot with no cards: nothing to price (the replay finds bet_without_hand).
+NOT_RIDING = BetResult(None, None)
+
+
 @dataclass(slots=True)
 class DealerHand:
     cards: list[str]
@@ -151,52 +155,45 @@ class Settlement:
         self.payouts = Payouts(
             rules, record.dealer, cancelled=record.cancelled, cancel_reason=record.cancel_reason
         )
-        # (spot, player) of every main bet and bet behind, where a side option needs one of them.
-        self.seat_bettors = (
-            {(bet.spot, bet.player) for bet in record.bets if bet.kind in ("main", "behind")}
-            if rules.side_options_need_main_bet
-            else None
-        )
-
-    def without_main_bet(self, bet: BetRecord) -> bool:
-        """A side option whose player has no main bet and no bet behind on its spot, at a table whose
-        rule sheet asks for one: void."""
-        return self.seat_bettors is not None and (bet.spot, bet.player) not in self.seat_bettors
+        self.side_options = {option.kind: option for option in rules.side_options}
+        # A shared deal's two cards are every player's; else each spot's first two.
+        shared = record.shared
+        self.shared_pair = tuple(shared.initial) if shared is not None and len(shared.initial) == 2 else None
+        # A side option whose player has no main bet and no bet behind on its spot, at a table whose
+        # rule sheet asks for one, is void: the ids of such bets.
+        self.side_bets_without_main_bet: frozenset[str] = frozenset()
+        if rules.side_options_need_main_bet:
+            seat_bettors = {(bet.spot, bet.player) for bet in record.bets if bet.kind in ("main", "behind")}
+            self.side_bets_without_main_bet = frozenset(
+                bet.bet_id
+                for bet in record.bets
+                if bet.kind in self.side_options and (bet.spot, bet.player) not in seat_bettors
+            )
 
     def bet(self, bet: BetRecord) -> BetResult:
         kind = bet.kind
+        payouts = self.payouts
         if kind == "main":
-            return self._riding(bet, self.spots[bet.spot].hands, follow_double=True)
+            hands = self.spots[bet.spot].hands
+            return payouts.riding(bet.stake, hands) if hands else NOT_RIDING
         if kind == "behind":
             return self._behind(bet)
         if kind == "insurance":
-            return self.payouts.insurance(bet.stake)
-        return self._side_option(bet)
-
-    def _riding(self, bet: BetRecord, hands: list[PlayedHand], *, follow_double: bool) -> BetResult:
-        if not hands:
-            return BetResult(None, None)
-        return self.payouts.riding(bet.stake, hands, follow_double=follow_double)
+            return payouts.insurance(bet.stake)
+        option = self.side_options.get(kind)
+        if option is None or payouts.cancelled or bet.bet_id in self.side_bets_without_main_bet:
+            return payouts.side_option(None, bet.stake, ())  # void: refunded
+        player_cards = self.shared_pair or self.spots[bet.spot].initial
+        if kind != "bust_bonus" and player_cards is None:
+            return BetResult(bet.stake, None)
+        return payouts.side_option(option, bet.stake, player_cards or ())
 
     def _behind(self, bet: BetRecord) -> BetResult:
         played = self.spots[bet.spot]
         hands = followed_hands(
             played.hands, split=played.split, follow_split=bet.follow_split, followed_split=bet.followed_split
         )
+        if not hands:
+            return NOT_RIDING
         follow_double = bet.follow_double and bet.followed_double is not False
-        return self._riding(bet, hands, follow_double=follow_double)
-
-    def _side_option(self, bet: BetRecord) -> BetResult:
-        payouts = self.payouts
-        option = payouts.rules.side_option(bet.kind)
-        if option is None or payouts.cancelled or self.without_main_bet(bet):
-            return payouts.side_option(None, bet.stake, ())  # void: refunded
-        player_cards = self.player_cards(bet.spot)
-        if bet.kind != "bust_bonus" and player_cards is None:
-            return BetResult(bet.stake, None)
-        return payouts.side_option(option, bet.stake, player_cards or ())
-
-    def player_cards(self, spot_id: str) -> tuple[str, str] | None:
-        if self.record.shared is not None and len(self.record.shared.initial) == 2:
-            return tuple(self.record.shared.initial)
-        return self.spots[spot_id].initial
+        return self.payouts.riding(bet.stake, hands, follow_double=follow_double)
