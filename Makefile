@@ -6,13 +6,17 @@ STAMP := $(VENV)/.installed
 DEMO_ADDRESS ?= 127.0.0.1:8000
 # make bench's sizes: full (BENCHMARKS.md's) or smoke (every benchmark in seconds; its figures not to be compared)
 BENCH_SCALE ?= full
+# make test's processes (pytest-xdist): one per core, at most 4 (each migrates its own test database);
+# 0 runs the suite in this one process (a single core, or TEST_PROCESSES=0 to debug).
+CORES := $(shell nproc 2>/dev/null || echo 1)
+TEST_PROCESSES ?= $(shell n=$(CORES); if [ $$n -le 1 ]; then echo 0; elif [ $$n -gt 4 ]; then echo 4; else echo $$n; fi)
 
 .DEFAULT_GOAL := help
 .PHONY: help .venv demo test bench lint format messages clean
 
 help:
 	@echo "make demo    migrate and serve the back office at http://$(DEMO_ADDRESS)"
-	@echo "make test    run the test suite (pytest)"
+	@echo "make test    run the test suite (pytest, on every core: TEST_PROCESSES=0 for one process)"
 	@echo "make bench   run the benchmarks in tests/benchmarks/ (only some: BENCH=\"reports pages\"; in seconds: BENCH_SCALE=smoke)"
 	@echo "make lint    ruff check, ruff format --check, the import contracts and the internals check"
 	@echo "make format  apply ruff's fixes and formatting"
@@ -55,8 +59,9 @@ demo: .venv
 	  echo "  http://$(DEMO_ADDRESS)/rules/$$code/  http://$(DEMO_ADDRESS)/rules/$$code/fil/"; done
 	$(BIN)/python manage.py runserver $(DEMO_ADDRESS)
 
+# --dist loadfile: a file's tests stay in one process, so its module fixtures are built once.
 test: .venv
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile $(PYTEST_ARGS)
 
 bench: .venv
 	BENCH_SCALE=$(BENCH_SCALE) $(BIN)/python -m tests.benchmarks.run $(BENCH)

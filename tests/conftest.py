@@ -6,10 +6,15 @@ that answers), `celery_worker` (CELERY_BROKER_URL answers, for a real worker), `
 and freezes on a port of its own). On a laptop without them such tests are skipped and the run ends
 with a summary of what was left out and why. With PITBOSS_REQUIRE_SERVICES=1 (CI) a missing
 service stops the run at start-up instead: nothing is skipped silently.
+
+Under pytest-xdist (make test runs on every core) each process has its own test database
+(pytest-django's suffix: test_pitboss_gw0, ...) and its own Celery queue, so that a real worker
+started by one process never takes another's tasks.
 """
 
 import functools
 import os
+import re
 import shutil
 import subprocess
 from collections import Counter
@@ -20,12 +25,15 @@ from django.conf import settings
 from core.env import is_redis_url
 
 REQUIRE_SERVICES = os.environ.get("PITBOSS_REQUIRE_SERVICES") == "1"
+# "gw0", "gw1", ... in pytest-xdist's worker processes; absent in a run that is not split.
+TEST_PROCESS = os.environ.get("PYTEST_XDIST_WORKER", "main")
+CELERY_TEST_QUEUE = f"pitboss-tests-{TEST_PROCESS}"
 CHROMIUM = "/usr/bin/chromium"
 REDIS_SERVER = "redis-server"
 SERVICE_MARKERS = ("postgres", "redis", "celery_worker", "browser", "redis_server")
 CONNECT_TIMEOUT = 5
 
-_left_out: Counter[str] = Counter()
+SKIP_REASON = re.compile(r"needs (?P<marker>\w+): (?P<problem>.+)")
 
 
 def _first_line(error: BaseException) -> str:
@@ -145,21 +153,42 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if problem is None or REQUIRE_SERVICES:
                 continue
             item.add_marker(pytest.mark.skip(reason=f"needs {marker}: {problem}"))
-            _left_out[marker] += 1
             break
 
 
+def left_out(reports) -> dict[tuple[str, str], int]:
+    """(marker, problem): how many tests were skipped for want of that service. Read from the test
+    reports, which pytest-xdist's workers send to the process that prints the summary."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for report in reports:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+        found = SKIP_REASON.fullmatch(reason.removeprefix("Skipped: "))
+        if found and found["marker"] in SERVICE_MARKERS:
+            counts[found["marker"], found["problem"]] += 1
+    return counts
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-    if not _left_out:
+    counts = left_out(terminalreporter.stats.get("skipped", []))
+    if not counts:
         return
     terminalreporter.section("left out: services not available", sep="-", yellow=True)
-    for marker, count in sorted(_left_out.items()):
+    for (marker, problem), count in sorted(counts.items()):
         tests = "test" if count == 1 else "tests"
-        terminalreporter.write_line(f"{count} {marker} {tests} skipped: {service_problem(marker)}")
+        terminalreporter.write_line(f"{count} {marker} {tests} skipped: {problem}")
     terminalreporter.write_line(
         "Set DATABASE_URL and CELERY_BROKER_URL and install chromium and redis-server to run them "
         "(see README.md)."
     )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _celery_queue_of_this_process():
+    """Tasks go to, and a test's real worker takes them from, this test process's own queue."""
+    from config.celery import app
+
+    app.conf.task_default_queue = CELERY_TEST_QUEUE
+    return CELERY_TEST_QUEUE
 
 
 @pytest.fixture(autouse=True)
@@ -190,13 +219,21 @@ def _public_sheets_unthrottled(settings):
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, request, tmp_path_factory):
     """On SQLite, the test database is a file, not Django's default in-memory one. In memory, the
     live server's request threads all share the test's one connection (Django's documented
     limitation), and a page whose images load at once (the report's lazy charts) could leave one
-    request waiting past a browser test's timeout. A file gives each thread its own connection."""
+    request waiting past a browser test's timeout. A file gives each thread its own connection: a
+    fresh one per run, or with --reuse-db one kept in var/ per test process (test-main.sqlite3,
+    test-gw0.sqlite3, ...)."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    if database["ENGINE"] == "django.db.backends.sqlite3":
-        database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        return
+    if request.config.getoption("reuse_db"):
+        folder = settings.VAR_DIR
+        folder.mkdir(parents=True, exist_ok=True)
+    else:
+        folder = tmp_path_factory.mktemp("sqlite")
+    database.setdefault("TEST", {})["NAME"] = str(folder / f"test-{TEST_PROCESS}.sqlite3")

@@ -45,7 +45,8 @@ def played_day_on_a_worker(settings, tmp_path):
     assert app.conf.task_always_eager is False
     assert demo_day_ingest() > 0
     # seed_demo queued each new configuration's odds when it committed; the tables played here have
-    # theirs already (demo_day_ingest), so the worker starts on an empty queue (Redis db 5 is ours).
+    # theirs already (demo_day_ingest), so the worker starts on an empty queue (this test process's
+    # own: tests/conftest.py).
     app.control.purge()
     with start_worker(app, perform_ping_check=True, ping_task_timeout=20, shutdown_timeout=30):
         yield DAY
