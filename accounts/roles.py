@@ -92,17 +92,17 @@ ROLE_PERMISSIONS = {
 
 def roles_sync() -> None:
     """Create the role groups and give each exactly its permissions (idempotent)."""
+    named = {name: name.split(".") for names in ROLE_PERMISSIONS.values() for name in names}
+    found = {
+        f"{permission.content_type.app_label}.{permission.codename}": permission
+        for permission in Permission.objects.filter(
+            codename__in={codename for _, codename in named.values()}
+        ).select_related("content_type")
+    }
     for role, names in ROLE_PERMISSIONS.items():
         group, _ = Group.objects.get_or_create(name=role)
-        permissions = []
-        for name in names:
-            app_label, codename = name.split(".")
-            permission = Permission.objects.filter(
-                content_type__app_label=app_label, codename=codename
-            ).first()
-            if permission is not None:  # an app not migrated yet; the next post_migrate adds it
-                permissions.append(permission)
-        group.permissions.set(permissions)
+        # A permission of an app not migrated yet is missing: the next post_migrate adds it.
+        group.permissions.set([found[name] for name in names if name in found])
 
 
 def user_role(user) -> str | None:
