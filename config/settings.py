@@ -382,3 +382,7 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 9 * 60},
     },
 }
+
+# Figures worked out in advance (tables/known_odds.py): files of rule sets and their theoretical RTP,
+# used only while the odds engine is the one that wrote them. `manage.py odds_known` writes the presets'.
+PITBOSS_KNOWN_ODDS_FILES = [BASE_DIR / "tables" / "known_odds.json"]

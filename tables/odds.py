@@ -5,7 +5,8 @@ when its transaction commits. A version's rules never change, so its figures are
 when the odds engine's method changes (`blackjack.odds.METHOD_VERSION`): figures of an older method
 are then replaced in place. `configuration_odds_recompute` does that for every version: Celery beat
 runs it (`tables.tasks.configuration_odds_refresh`), `manage.py odds_refresh` at once. A version whose
-rules equal another's takes that one's figures, if they are of the present method.
+rules equal another's takes that one's figures, if they are of the present method; one whose rules are in
+a known-odds file of the present engine (tables.known_odds: the presets) takes them from there.
 """
 
 import hashlib
@@ -20,8 +21,9 @@ from django.utils import timezone
 
 from blackjack.odds import METHOD_VERSION, theoretical_odds
 from blackjack.odds.chart import ACTION_CODES
-from blackjack.rules import kind_label
+from blackjack.rules import RuleSet, kind_label
 
+from .known_odds import known_figures
 from .models import ConfigurationOdds, TableConfiguration
 
 # A difference from the operator's published RTP above this is flagged on the table page.
@@ -29,7 +31,11 @@ PUBLISHED_TOLERANCE = Decimal("0.05")
 
 
 def rules_digest(configuration: TableConfiguration) -> str:
-    text = json.dumps(configuration.rule_set.to_dict(), sort_keys=True, separators=(",", ":"))
+    return rule_set_digest(configuration.rule_set)
+
+
+def rule_set_digest(rule_set: RuleSet) -> str:
+    text = json.dumps(rule_set.to_dict(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -64,11 +70,20 @@ def _figures_for(configuration: TableConfiguration, digest: str) -> dict:
             "seconds": 0.0,
             "copied_from": same_rules,
         }
+    known = known_figures(digest)
+    if known is not None:
+        return {
+            "rules_sha256": digest,
+            "figures": known,
+            "method": METHOD_VERSION,
+            "seconds": 0.0,
+            "copied_from": None,
+        }
     started = time.perf_counter()
     odds = theoretical_odds(configuration.rule_set)
     return {
         "rules_sha256": digest,
-        "figures": _figures(odds),
+        "figures": odds_figures(odds),
         "method": odds.method,
         "seconds": round(time.perf_counter() - started, 3),
         "copied_from": None,
@@ -104,7 +119,8 @@ def configuration_odds_recompute(*, seconds: float | None = None) -> Iterator[Co
         yield configuration_odds_compute(configuration=TableConfiguration.objects.get(pk=pk))
 
 
-def _figures(odds) -> dict:
+def odds_figures(odds) -> dict:
+    """The figures of `theoretical_odds`, as ConfigurationOdds.figures keeps them."""
     return {
         "rtp": {kind: str(rtp) for kind, rtp in odds.rtp.items()},
         "auto_play": str(odds.auto_play_rtp),

@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -28,6 +29,8 @@ REQUIRE_SERVICES = os.environ.get("PITBOSS_REQUIRE_SERVICES") == "1"
 # "gw0", "gw1", ... in pytest-xdist's worker processes; absent in a run that is not split.
 TEST_PROCESS = os.environ.get("PYTEST_XDIST_WORKER", "main")
 CELERY_TEST_QUEUE = f"pitboss-tests-{TEST_PROCESS}"
+# The figures of the rule sets the tests approve, beside the presets' (tables/known_odds.py).
+TESTS_KNOWN_ODDS = Path(__file__).parent / "fixtures" / "known_odds.json"
 CHROMIUM = "/usr/bin/chromium"
 REDIS_SERVER = "redis-server"
 SERVICE_MARKERS = ("postgres", "redis", "celery_worker", "browser", "redis_server")
@@ -203,6 +206,19 @@ def _celery_eager_unless_worker(request: pytest.FixtureRequest):
     app.conf.task_always_eager = app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture(autouse=True)
+def _known_odds(settings):
+    """Approving a configuration costs a test no odds: its rules' figures are known in advance. The
+    tests about working the figures out use `odds_worked_out`."""
+    settings.PITBOSS_KNOWN_ODDS_FILES = [*settings.PITBOSS_KNOWN_ODDS_FILES, TESTS_KNOWN_ODDS]
+
+
+@pytest.fixture
+def odds_worked_out(settings):
+    """For the tests about working the figures out: no figures are known in advance."""
+    settings.PITBOSS_KNOWN_ODDS_FILES = []
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ from tables.services import configuration_propose
 from tables.tasks import configuration_odds
 from tests import factories
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("odds_worked_out")]
 
 RICHER_PAIR = {"mixed_pair": 6, "coloured_pair": 10, "perfect_pair": 30, "suited_trips": 50}
 

@@ -19,7 +19,7 @@ from tables.odds import rules_digest
 from tables.tasks import configuration_odds, configuration_odds_refresh
 from tests import factories
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("odds_worked_out")]
 
 # Figures as method 1 kept them: the main game by a total-dependent basic strategy, no chart.
 METHOD_1_FIGURES = {
