@@ -25,7 +25,7 @@ MAX_ID_LENGTH = 64
 ID_CHARACTERS = "A-Z a-z 0-9 . _ : -"
 _ID_PUNCTUATION = "._:-"
 _ID = re.compile(rf"[A-Za-z0-9{re.escape(_ID_PUNCTUATION)}]{{1,{MAX_ID_LENGTH}}}")
-# The same alphabet as a set, for the fast path: a set test costs a third of the pattern's match.
+# The same alphabet as a set, for the fast path (`_name`), which avoids the pattern's per-call cost.
 _ID_ALPHABET = frozenset(string.ascii_letters + string.digits + _ID_PUNCTUATION)
 # Words that name the portal's own pages where a round's or a player's page would be
 # (/rounds/incidents/, /limits/players/new/): no round or player may be called so.
