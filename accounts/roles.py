@@ -92,12 +92,10 @@ ROLE_PERMISSIONS = {
 
 def roles_sync() -> None:
     """Create the role groups and give each exactly its permissions (idempotent)."""
-    named = {name: name.split(".") for names in ROLE_PERMISSIONS.values() for name in names}
+    codenames = {name.split(".")[1] for names in ROLE_PERMISSIONS.values() for name in names}
     found = {
         f"{permission.content_type.app_label}.{permission.codename}": permission
-        for permission in Permission.objects.filter(
-            codename__in={codename for _, codename in named.values()}
-        ).select_related("content_type")
+        for permission in Permission.objects.filter(codename__in=codenames).select_related("content_type")
     }
     for role, names in ROLE_PERMISSIONS.items():
         group, _ = Group.objects.get_or_create(name=role)

@@ -10,6 +10,7 @@ version's figures are worked out as usual), so an engine change can never serve 
 """
 
 import ast
+import copy
 import hashlib
 import json
 from functools import cache
@@ -24,15 +25,15 @@ SHIPPED_FILE = Path(__file__).with_name("known_odds.json")
 ENGINE_ROOT = Path(blackjack.__file__).parent
 
 
-def _module_file(name: str) -> Path | None:
+def _module_file(name: str, root: Path) -> Path | None:
     relative = Path(*name.split(".")[1:])
-    for candidate in (ENGINE_ROOT / relative / "__init__.py", ENGINE_ROOT / f"{relative}.py"):
+    for candidate in (root / relative / "__init__.py", root / f"{relative}.py"):
         if candidate.is_file():
             return candidate
     return None
 
 
-def _imported_modules(path: Path, package: str) -> set[str]:
+def _imported_modules(path: Path, package: str, root: Path) -> set[str]:
     """The `blackjack` modules that the module at `path` (in `package`) imports."""
     names = set()
     for node in ast.walk(ast.parse(path.read_text())):
@@ -45,26 +46,30 @@ def _imported_modules(path: Path, package: str) -> set[str]:
                 base = f"{parent}.{base}" if base else parent
             names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names)
-    return {name for name in names if name.split(".")[0] == "blackjack" and _module_file(name)}
+    return {name for name in names if name.split(".")[0] == "blackjack" and _module_file(name, root)}
 
 
 @cache
 def engine_fingerprint() -> str:
     """SHA-256 of the source of blackjack.odds and of every engine module it imports, directly or not."""
-    odds_package = ENGINE_ROOT / "odds"
-    waiting = [(path, "blackjack.odds") for path in odds_package.glob("*.py")]
+    return source_fingerprint(ENGINE_ROOT)
+
+
+def source_fingerprint(root: Path) -> str:
+    """engine_fingerprint of the `blackjack` package whose folder is `root`."""
+    waiting = [(path, "blackjack.odds") for path in (root / "odds").glob("*.py")]
     seen: set[Path] = set()
     while waiting:
         path, package = waiting.pop()
         if path in seen:
             continue
         seen.add(path)
-        for name in _imported_modules(path, package):
-            found = _module_file(name)
+        for name in _imported_modules(path, package, root):
+            found = _module_file(name, root)
             waiting.append((found, name if found.name == "__init__.py" else name.rsplit(".", 1)[0]))
     digest = hashlib.sha256()
     for path in sorted(seen):
-        digest.update(path.relative_to(ENGINE_ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -87,5 +92,5 @@ def known_figures(rules_sha256: str) -> dict | None:
         if path.is_file():
             figures = _read(path, path.stat().st_mtime).get(rules_sha256)
             if figures is not None:
-                return figures
+                return copy.deepcopy(figures)  # the caller's own: the file's stay as read
     return None

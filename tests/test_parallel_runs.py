@@ -24,9 +24,8 @@ def split_run(tmp_path_factory):
     env = {
         name: value
         for name, value in os.environ.items()
-        if name
-        not in {"DATABASE_URL", "CELERY_BROKER_URL", "PITBOSS_REQUIRE_SERVICES", "PYTEST_XDIST_WORKER"}
-        and not name.startswith("PYTEST_")
+        if name not in {"DATABASE_URL", "CELERY_BROKER_URL", "PITBOSS_REQUIRE_SERVICES"}
+        and not name.startswith("PYTEST_")  # this run's own (PYTEST_XDIST_WORKER, PYTEST_ADDOPTS)
     }
     env["PITBOSS_PROBE_DIR"] = str(probe_dir)
     result = subprocess.run(

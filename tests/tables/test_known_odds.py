@@ -3,6 +3,7 @@ the present engine takes its figures at once; a file of another engine is never 
 Pitboss ships and the tests use are of the present engine, written by `manage.py odds_known`."""
 
 import json
+import shutil
 from io import StringIO
 
 import pytest
@@ -10,7 +11,7 @@ from django.core.management import call_command
 
 from blackjack.odds import METHOD_VERSION
 from blackjack.rules import RuleSet, preset
-from tables.known_odds import SHIPPED_FILE, engine_fingerprint
+from tables.known_odds import ENGINE_ROOT, SHIPPED_FILE, engine_fingerprint, source_fingerprint
 from tables.models import ConfigurationOdds
 from tables.odds import configuration_odds_compute, rule_set_digest
 from tests import factories
@@ -77,3 +78,24 @@ def test_a_file_of_another_engine_is_not_used(settings, tmp_path):
     odds = configuration_odds_compute(configuration=factories.table("BND1").configurations.get())
     assert odds.figures["rtp"]["main"] == "99.5169" and odds.seconds > 0
     assert ConfigurationOdds.objects.get().figures["rtp"]["main"] == "99.5169"
+
+
+@pytest.mark.parametrize(
+    ("module", "counts"),
+    [
+        ("odds/main_game.py", True),
+        ("hand.py", True),
+        ("rules.py", True),
+        ("replay.py", False),
+        ("document.py", False),
+    ],
+)
+def test_the_fingerprint_is_of_what_the_odds_engine_runs(tmp_path, module, counts):
+    """A change to the odds package or to a module it imports makes the files stale; one to the replay
+    or the document reader, which the odds never run, does not."""
+    copy = tmp_path / "blackjack"
+    shutil.copytree(ENGINE_ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert source_fingerprint(copy) == engine_fingerprint()
+    with (copy / module).open("a") as source:
+        source.write("\n# changed\n")
+    assert (source_fingerprint(copy) != engine_fingerprint()) is counts
