@@ -183,6 +183,10 @@ class ConfigurationOdds(models.Model):
     figures = models.JSONField()
     computed_at = models.DateTimeField(auto_now_add=True)
     seconds = models.FloatField(help_text="How long the computation took (0 when copied).")
+    known_in_advance = models.BooleanField(
+        default=False,
+        help_text="Taken from a known-odds file of the same engine (tables.known_odds), not worked out.",
+    )
     method = models.PositiveSmallIntegerField(
         help_text="The odds engine's method that worked these out (blackjack.odds.METHOD_VERSION)."
     )

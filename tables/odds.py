@@ -69,6 +69,7 @@ def _figures_for(configuration: TableConfiguration, digest: str) -> dict:
             "method": METHOD_VERSION,
             "seconds": 0.0,
             "copied_from": same_rules,
+            "known_in_advance": False,
         }
     known = known_figures(digest)
     if known is not None:
@@ -78,6 +79,7 @@ def _figures_for(configuration: TableConfiguration, digest: str) -> dict:
             "method": METHOD_VERSION,
             "seconds": 0.0,
             "copied_from": None,
+            "known_in_advance": True,
         }
     started = time.perf_counter()
     odds = theoretical_odds(configuration.rule_set)
@@ -87,6 +89,7 @@ def _figures_for(configuration: TableConfiguration, digest: str) -> dict:
         "method": odds.method,
         "seconds": round(time.perf_counter() - started, 3),
         "copied_from": None,
+        "known_in_advance": False,
     }
 
 

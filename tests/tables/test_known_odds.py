@@ -65,6 +65,17 @@ def test_a_version_of_known_rules_takes_the_known_figures(settings):
         0,
         None,
     )
+    assert odds.known_in_advance
+
+
+def test_the_table_page_says_where_known_figures_come_from(settings, client):
+    settings.PITBOSS_KNOWN_ODDS_FILES = [SHIPPED_FILE]
+    table = factories.table("CLS1")
+    configuration_odds_compute(configuration=table.configurations.get())
+    client.force_login(factories.user("supervisor"))
+    page = client.get(f"/tables/{table.code}/").content.decode()
+    assert "taken from the figures Pitboss ships for these rules, worked out by this same engine" in page
+    assert " in 0.0 s" not in page
 
 
 def test_a_file_of_another_engine_is_not_used(settings, tmp_path):
@@ -76,7 +87,7 @@ def test_a_file_of_another_engine_is_not_used(settings, tmp_path):
     stale.write_text(json.dumps(content))
     settings.PITBOSS_KNOWN_ODDS_FILES = [stale]
     odds = configuration_odds_compute(configuration=factories.table("BND1").configurations.get())
-    assert odds.figures["rtp"]["main"] == "99.5169" and odds.seconds > 0
+    assert odds.figures["rtp"]["main"] == "99.5169" and odds.seconds > 0 and not odds.known_in_advance
     assert ConfigurationOdds.objects.get().figures["rtp"]["main"] == "99.5169"
 
 
