@@ -133,8 +133,8 @@ AUTO_PLAY_DESCRIPTIONS = {
 def strategy_description(rules: RuleSet) -> str:
     return (
         "Maximum RTP: best play, composition-dependent (every decision the option with the highest "
-        "expectation given the hand's cards and the facilitator's first card: hit, stand, double, split "
-        "once, surrender, as the table allows); no insurance. Every card seen is removed from the "
+        f"expectation given the hand's cards and the {rules.dealer_word}'s first card: hit, stand, double, "
+        "split once, surrender, as the table allows); no insurance. Every card seen is removed from the "
         f"{rules.decks}-deck shoe; each split hand is valued exactly from the shoe after the split. "
         f"Automatic play: {AUTO_PLAY_DESCRIPTIONS[rules.auto_play]}."
     )

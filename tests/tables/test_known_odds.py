@@ -76,6 +76,9 @@ def test_the_table_page_says_where_known_figures_come_from(settings, client):
     page = client.get(f"/tables/{table.code}/").content.decode()
     assert "taken from the figures Pitboss ships for these rules, worked out by this same engine" in page
     assert " in 0.0 s" not in page
+    # The classic game's sheet says dealer, not facilitator, in the figures' words as on the page.
+    assert "the hand's cards and the dealer's first card" in page
+    assert "facilitator" not in page
 
 
 def test_a_file_of_another_engine_is_not_used(settings, tmp_path):
