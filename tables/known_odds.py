@@ -73,10 +73,6 @@ def source_fingerprint(root: Path) -> str:
     return digest.hexdigest()
 
 
-def known_files() -> list[Path]:
-    return [Path(path) for path in settings.PITBOSS_KNOWN_ODDS_FILES]
-
-
 @cache
 def _read(path: Path, modified: float) -> dict[str, dict]:
     """{rules_sha256: figures} of one file, empty when it is of another method or engine."""
@@ -88,7 +84,7 @@ def _read(path: Path, modified: float) -> dict[str, dict]:
 
 def known_figures(rules_sha256: str) -> dict | None:
     """The figures of the rule set with this digest, when a known-odds file of the present engine has them."""
-    for path in known_files():
+    for path in map(Path, settings.PITBOSS_KNOWN_ODDS_FILES):
         if path.is_file():
             figures = _read(path, path.stat().st_mtime).get(rules_sha256)
             if figures is not None:

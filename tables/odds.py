@@ -30,10 +30,6 @@ from .models import ConfigurationOdds, TableConfiguration
 PUBLISHED_TOLERANCE = Decimal("0.05")
 
 
-def rules_digest(configuration: TableConfiguration) -> str:
-    return rule_set_digest(configuration.rule_set)
-
-
 def rule_set_digest(rule_set: RuleSet) -> str:
     text = json.dumps(rule_set.to_dict(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
@@ -45,7 +41,7 @@ def configuration_odds_compute(*, configuration: TableConfiguration) -> Configur
     kept = ConfigurationOdds.objects.filter(configuration=configuration).first()
     if kept and kept.current:
         return kept
-    digest = rules_digest(configuration)
+    digest = rule_set_digest(configuration.rule_set)
     fields = _figures_for(configuration, digest)
     if kept:
         return _replace(kept, fields)

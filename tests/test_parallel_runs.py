@@ -72,7 +72,7 @@ def test_a_split_run_still_says_what_it_left_out(split_run):
 
 @pytest.mark.redis
 @pytest.mark.celery_worker
-def test_a_task_waits_in_this_processes_own_queue():
+def test_a_task_waits_in_the_queue_of_its_own_test_process():
     """Sent without a worker: the task lies in Redis under this process's queue and nowhere else."""
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=5)
     other = "pitboss-tests-" + ("gw1" if TEST_PROCESS == "gw0" else "gw0")

@@ -31,3 +31,4 @@ def test_a_database_test(number):
 @pytest.mark.postgres
 def test_left_out_without_postgres():
     """Skipped on SQLite: its skip must reach the summary of a split run."""
+    assert connection.vendor == "postgresql"

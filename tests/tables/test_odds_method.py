@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from blackjack.odds import METHOD_VERSION, theoretical_odds
 from tables.models import ConfigurationOdds, TableConfiguration
-from tables.odds import rules_digest
+from tables.odds import rule_set_digest
 from tables.tasks import configuration_odds, configuration_odds_refresh
 from tests import factories
 
@@ -39,7 +39,7 @@ def keep_method_1(code: str, copied_from: ConfigurationOdds | None = None) -> Co
     configuration = configuration_of(code)
     kept = ConfigurationOdds.objects.create(
         configuration=configuration,
-        rules_sha256=rules_digest(configuration),
+        rules_sha256=rule_set_digest(configuration.rule_set),
         figures=METHOD_1_FIGURES,
         seconds=0.0 if copied_from else 5.0,
         copied_from=copied_from,
