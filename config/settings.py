@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "outbox",
     "tables",
     "limits",
+    "live",
     "rounds",
     "reports",
     "sheets",

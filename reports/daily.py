@@ -42,6 +42,7 @@ from django.db import connection, transaction
 from blackjack.rules import SIDE_OPTION_KINDS
 from core.gaming_day import GamingDay, gaming_day
 from core.money import exact_product, exact_sum
+from core.rtp_stats import Z95, Z99, RoundMoments, exact, interval_method, money, rtp, rtp_interval
 from rounds.choices import ProposalStatus, RoundStatus
 from rounds.models import Adjustment, Bet, Finding, Resettlement, Round, RoundCorrection, TableDayTotal
 from rounds.totals import player_totals_catch_up, top_odds
@@ -49,10 +50,9 @@ from tables.models import Table
 
 from . import exposure
 from .day_rounds import DayRounds, KindGroup, Version
-from .models import DailyExposure, DailyFigures, DailyTableSummary, IntervalMethod, ReportRun
+from .models import DailyExposure, DailyFigures, DailyTableSummary, ReportRun
 from .played import NOT_PLAYED_IN
 from .players import player_totals_cte
-from .stats import Z95, Z99, RoundMoments, exact, money, rtp, rtp_interval
 from .summary import table_summary
 
 # --- the day's rounds -----------------------------------------------------------------------------
@@ -362,11 +362,6 @@ def figures_fields(
             "weighted_theoretical": None if weighted_theoretical is None else str(weighted_theoretical),
         },
     }
-
-
-def interval_method(kind: str) -> str:
-    """Side options pay a few large amounts among many losses: their intervals respect the skew."""
-    return IntervalMethod.LOG if kind in SIDE_OPTION_KINDS else IntervalMethod.NORMAL
 
 
 def by_kind(groups: list[KindGroup]) -> dict[str, list[KindGroup]]:

@@ -8,11 +8,11 @@ from decimal import Decimal
 from django.db import connection
 
 from core.gaming_day import GamingDay
+from core.rtp_stats import RoundMoments
 from rounds.choices import RoundStatus
 from rounds.models import Round
 
 from .played import NOT_PLAYED_ROUND_SQL
-from .stats import RoundMoments
 
 
 @dataclass(frozen=True)

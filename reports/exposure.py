@@ -29,6 +29,7 @@ from decimal import Decimal
 from django.db import connection
 
 from blackjack.rules import SIDE_OPTION_KINDS, SIDE_OPTION_PATTERNS
+from core.rtp_stats import money
 from limits.models import Player
 from rounds.choices import RoundStatus
 from rounds.models import Bet, Round, RoundKey, TableDayPatternHits
@@ -37,7 +38,7 @@ from .day_rounds import DayRounds, KindGroup, Version
 from .models import DailyExposure
 from .played import NOT_PLAYED_ROUND_SQL
 from .players import player_totals_cte
-from .stats import binomial_p_value, money
+from .stats import binomial_p_value
 
 __all__ = ["SIDE_OPTION_KINDS", "KindPlayers", "exposure_rows", "kind_players"]
 

@@ -18,6 +18,7 @@ money of its refunds and voids, its findings counted apart by what they are abou
 from django.db.models import Count, Q, Sum
 
 from core.gaming_day import GamingDay
+from core.rtp_stats import money
 from rounds.choices import ProposalStatus
 from rounds.models import Finding, Refund, Resettlement, Round, VoidLine
 from rounds.outcome import RoundOutcome, outcome_q
@@ -25,7 +26,6 @@ from tables.models import Table
 
 from .beyond_paytable import payouts_beyond_paytable
 from .models import DailyFigures, DailyTableSummary
-from .stats import money
 
 LIMIT_FINDING_CODES = frozenset({"limit_breached", "seat_not_allowed"})
 MONEY_FINDING_CODES = frozenset({"wrong_wagered", "wrong_returned", "cancelled_not_refunded"})

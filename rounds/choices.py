@@ -1,6 +1,7 @@
 from django.db import models
 
 from blackjack.findings import FINDING_CODES
+from live.choices import FindingClass
 
 
 class RoundStatus(models.TextChoices):
@@ -61,3 +62,22 @@ class IncidentStatus(models.TextChoices):
     OPEN = "open", "Open"
     RESUMED = "resumed", "Resumed"
     CANCELLED = "cancelled", "Round cancelled"
+
+
+# The floor's classes of findings (live.choices.FindingClass); every other code is OTHER.
+FINDING_CLASSES = {
+    FindingClass.MONEY: ["wrong_wagered", "wrong_returned", "cancelled_not_refunded"],
+    FindingClass.LIMIT: ["limit_breached"],
+    FindingClass.DEALER: [
+        *("bad_card", "card_count_exceeded", "shoe_card_count_exceeded", "shoe_after_cut_card"),
+        *("shared_deal_mismatch", "shared_draws_unused", "cards_actions_mismatch", "card_limit_exceeded"),
+        *("dealer_missing_hole_card", "dealer_stopped_early", "dealer_drew_on_17", "dealer_drew_after_end"),
+        "play_after_dealer_blackjack",
+    ],
+}
+_CLASS_OF_CODE = {code: finding_class for finding_class, codes in FINDING_CLASSES.items() for code in codes}
+
+
+def finding_class(code: str) -> FindingClass:
+    """The floor's class of a finding's code."""
+    return _CLASS_OF_CODE.get(code, FindingClass.OTHER)

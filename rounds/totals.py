@@ -11,6 +11,7 @@ of rounds (`player_totals_catch_up`): at ingest they cost a 5,000-player round a
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
@@ -18,6 +19,7 @@ from django.db import connection, transaction
 
 from blackjack.rules import RuleSet
 from core.money import exact_product
+from core.upsert import upsert_add
 from tables.models import TableConfiguration
 
 from .models import Bet, PlayerDayTotal, PlayerTotalsPending, Round, TableDayPatternHits, TableDayTotal
@@ -48,96 +50,87 @@ def most_returned(rules: RuleSet, kind: str) -> Decimal | None:
     return None if odds is None else 1 + odds
 
 
-def round_totals_add(
-    *,
-    round_pk: int,
-    table_pk: int,
-    configuration_pk: int | None,
-    day: date,
-    bets: Iterable[BetFigures],
-) -> None:
-    """Add a completed round's bets to the totals of its gaming day (`day`, as stored on the round) at
-    its table."""
-    # kind -> [bets, stakes, wagered, returned, bets after the max round, their stakes]
-    kinds: dict[str, list] = {}
+@dataclass(slots=True)
+class KindSums:
+    """One bet kind's bets in one round: how many, their reported stakes, wagered and returned, those
+    the engine found paying a side-option pattern, and the side-option bets staked after their max
+    round (and their stakes)."""
+
+    bets: int = 0
+    stakes: Decimal = ZERO
+    wagered: Decimal = ZERO
+    returned: Decimal = ZERO
+    hits: int = 0
+    late_bets: int = 0
+    late_stakes: Decimal = ZERO
+
+
+def kind_sums(bets: Iterable[BetFigures]) -> tuple[dict[str, KindSums], dict[tuple[str, str], int]]:
+    """A round's bets summed per kind, and its pattern hits per (kind, pattern)."""
+    kinds: dict[str, KindSums] = {}
     hits: dict[tuple[str, str], int] = defaultdict(int)
     # A round's bets repeat a few stakes and outcomes: each distinct figure is added once, times
     # its count (exact: Decimal sums and products of cents).
     for (kind, stake, wagered, returned, pattern, late), count in Counter(bets).items():
         total = kinds.get(kind)
         if total is None:
-            total = kinds[kind] = [0, ZERO, ZERO, ZERO, 0, ZERO]
-        total[0] += count
-        total[1] += stake * count
-        total[2] += wagered * count
-        total[3] += returned * count
+            total = kinds[kind] = KindSums()
+        total.bets += count
+        total.stakes += stake * count
+        total.wagered += wagered * count
+        total.returned += returned * count
         if late:
-            total[4] += count
-            total[5] += stake * count
+            total.late_bets += count
+            total.late_stakes += stake * count
         if pattern:
+            total.hits += count
             hits[(kind, pattern)] += count
+    return kinds, hits
+
+
+def round_totals_add(
+    *,
+    round_pk: int,
+    table_pk: int,
+    configuration_pk: int | None,
+    day: date,
+    kinds: dict[str, KindSums],
+    hits: dict[tuple[str, str], int],
+) -> None:
+    """Add a completed round's bets (`kind_sums`) to the totals of its gaming day (`day`, as stored on
+    the round) at its table."""
     same = (day, table_pk, configuration_pk or 0)
-    _upsert(
+    upsert_add(
         TableDayTotal,
         [
             (
                 *same,
                 name,
-                *(1, count, stakes, wagered, returned),
-                *(exact_product(wagered, wagered), exact_product(returned, returned)),
-                exact_product(wagered, returned),
-                *(stakes, round_pk, late_bets, late_stakes),
+                *(1, sums.bets, sums.stakes, sums.wagered, sums.returned),
+                *(exact_product(sums.wagered, sums.wagered), exact_product(sums.returned, sums.returned)),
+                exact_product(sums.wagered, sums.returned),
+                *(sums.late_bets, sums.late_stakes, sums.stakes, round_pk),
             )
-            for name, (count, stakes, wagered, returned, late_bets, late_stakes) in sorted(kinds.items())
+            for name, sums in sorted(kinds.items())
         ],
+        keys=["day", "table_id", "configuration_pk", "kind"],
+        sums=[
+            *("rounds", "bets", "stakes", "wagered", "returned"),
+            *("wagered_squared", "returned_squared", "wagered_returned"),
+            *("after_max_round_bets", "after_max_round_stakes"),
+        ],
+        # Replaced only by a round that staked more: the first round stored keeps its place among equals.
+        kept_if_larger=["largest_round_stakes", "largest_round_id"],
     )
-    _upsert(
+    upsert_add(
         TableDayPatternHits,
         [(*same, kind, pattern, count, 1) for (kind, pattern), count in sorted(hits.items())],
+        keys=["day", "table_id", "configuration_pk", "kind", "pattern"],
+        sums=["bets", "rounds"],
     )
     PlayerTotalsPending.objects.bulk_create(
         [PlayerTotalsPending(round_id=round_pk, day=day, table_id=table_pk)]
     )
-
-
-# Per model: the key, the columns added to, and any other assignment on conflict.
-_KEYS = {
-    TableDayTotal: ["day", "table_id", "configuration_pk", "kind"],
-    TableDayPatternHits: ["day", "table_id", "configuration_pk", "kind", "pattern"],
-}
-_SUMS = {
-    TableDayTotal: [
-        *("rounds", "bets", "stakes", "wagered", "returned"),
-        *("wagered_squared", "returned_squared", "wagered_returned"),
-    ],
-    TableDayPatternHits: ["bets", "rounds"],
-}
-_LARGER = "excluded.largest_round_stakes > {table}.largest_round_stakes"
-# Replaced only by a round that staked more: the first round stored keeps its place among equals.
-_OTHERS = {TableDayTotal: ["largest_round_stakes", "largest_round_id"], TableDayPatternHits: []}
-_LATE = {TableDayTotal: ["after_max_round_bets", "after_max_round_stakes"], TableDayPatternHits: []}
-
-
-def _upsert(model, rows: list[tuple]) -> None:
-    """Insert `rows` (values in the order: key, sums, others, late sums), or add them to the rows of
-    the same key."""
-    if not rows:
-        return
-    table = model._meta.db_table
-    keys, sums, others, late = _KEYS[model], _SUMS[model], _OTHERS[model], _LATE[model]
-    columns = [*keys, *sums, *others, *late]
-    assignments = [f"{name} = {table}.{name} + excluded.{name}" for name in [*sums, *late]]
-    larger = _LARGER.format(table=table)
-    assignments += [
-        f"{name} = CASE WHEN {larger} THEN excluded.{name} ELSE {table}.{name} END" for name in others
-    ]
-    row_sql = f"({', '.join(['%s'] * len(columns))})"
-    sql = (
-        f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([row_sql] * len(rows))} "
-        f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {', '.join(assignments)}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [value for row in rows for value in row])
 
 
 # --- players: in batches ------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 document under its id is a conflict, and so is a round of a month the archive holds or is taking
 (rounds.recall.archived_month); anything else is written with its rows, findings and totals."""
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
@@ -12,11 +13,14 @@ from django.utils import timezone
 from blackjack.document import RoundFormatError, RoundRecord
 from blackjack.rules import BET_KINDS
 from core.gaming_day import gaming_day_of
+from live.services import live_add, round_figures
 
 from ..bulk import JsonText
+from ..choices import finding_class
+from ..live_figures import live_place
 from ..models import Bet, BetKey, Finding, Round, RoundKey, Shoe
 from ..recall import ArchivePlace, archived_month
-from ..totals import round_totals_add
+from ..totals import kind_sums, round_totals_add
 from .findings import AFTER_MAX_ROUND, limit_findings, replay_findings, shoe_findings
 from .players import players_of_round
 from .prepare import Prepared, replayed
@@ -249,18 +253,29 @@ def _store(item: Prepared, shoe: Shoe, day: date) -> Round:
         ids=[bet_pk for _, bet_pk in registered],
     )
     row_of_bet = dict(zip((b.bet_id for b in record.bets), bet_ids, strict=True))
+    late = {f["bet"] for f in findings if f["code"] == AFTER_MAX_ROUND}
+    kinds, hits = kind_sums(
+        (b.kind, b.stake, b.wagered, b.returned, c.pattern, b.bet_id in late)
+        for b, c in zip(record.bets, computed, strict=True)
+    )
     if not record.cancelled:
-        late = {f["bet"] for f in findings if f["code"] == AFTER_MAX_ROUND}
         round_totals_add(
             round_pk=round_pk,
             table_pk=table.pk,
             configuration_pk=round_fields["configuration_id"],
             day=day,
-            bets=(
-                (b.kind, b.stake, b.wagered, b.returned, c.pattern, b.bet_id in late)
-                for b, c in zip(record.bets, computed, strict=True)
-            ),
+            kinds=kinds,
+            hits=hits,
         )
+    live_add(
+        place=live_place(round_fields, shoe),
+        figures=round_figures(
+            cancelled=record.cancelled,
+            players=len(player_ids),
+            findings=Counter(finding_class(f["code"]) for f in findings),
+            kinds=kinds,
+        ),
+    )
     writer.write(
         Finding,
         ["round_id", "gaming_day", "code", "bet_id", "spot", "hand", "message"],

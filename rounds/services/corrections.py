@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
 from ..correction_policy import ONE_PER_BET, corrected_refusal, correction_described, correction_of
+from ..live_figures import live_round_corrected
 from ..models import Round, RoundCorrection
 from ..recall import archived_refusal
 from ..selectors import round_named
@@ -67,10 +68,11 @@ def refuse_if_corrected(round_: Round) -> None:
 def correction_record(
     *, round_: Round, kind: str, recorded_by, resettlement=None, incident=None, void=None
 ) -> RoundCorrection:
-    """The round's one correction; a second is refused, whoever got there first."""
+    """The round's one correction; a second is refused, whoever got there first. The live figures
+    change with it."""
     try:
         with transaction.atomic():
-            return RoundCorrection.objects.create(
+            correction = RoundCorrection.objects.create(
                 round_id=round_.pk,
                 kind=kind,
                 resettlement=resettlement,
@@ -87,3 +89,5 @@ def correction_record(
                 + ONE_PER_BET
             }
         ) from None
+    live_round_corrected(round_=round_, kind=kind)
+    return correction

@@ -10,12 +10,12 @@ import pytest
 from django.urls import reverse
 from scipy.stats import binomtest
 
+from core.rtp_stats import Z99, RoundMoments, ratio_interval
 from reports.daily import figures_fields
 from reports.day_rounds import KindGroup, Version
 from reports.exposure import pattern_hits
 from reports.models import DailyExposure, DailyFigures, ReportRun
 from reports.pdf import report_html
-from reports.stats import Z99, RoundMoments, ratio_interval
 from tests import factories
 
 PAIR_ODDS = {"perfect_pair": 0.04343, "coloured_pair": 0.0301, "mixed_pair": 0.0301}

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from reports.stats import Z95, Z99, RoundMoments, binomial_p_value, money, ratio_interval, rtp
+from core.rtp_stats import Z95, Z99, RoundMoments, money, ratio_interval, rtp
+from reports.stats import binomial_p_value, normal_quantile
 
 
 def brute_force_p_value(hits: int, trials: int, probability: float) -> float:
@@ -107,3 +108,7 @@ def test_amounts_and_percentages_are_rounded_half_up():
     assert money(12.509999999999) == Decimal("12.51")  # SQLite's float sums
     assert money(None) == Decimal("0.00")
     assert rtp(Decimal("99.51505")) == Decimal("99.5151")
+
+
+def test_the_intervals_quantiles_are_the_normal_ones_to_six_places():
+    assert (Z95, Z99) == (normal_quantile(0.95), normal_quantile(0.99))
