@@ -43,6 +43,7 @@ _VIEW_ALL = [
     "rounds.view_void",
     "rounds.view_voidline",
     "rounds.view_roundcorrection",
+    "live.view_livefigures",  # the floor and each table's live page
 ]
 # The daily reports: their figures, runs and PDFs (compliance and supervisors).
 _REPORTS = [

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "sheets",
     "demo",
     "archive",  # archive (issue 21)
+    "floor",  # the live floor and each table's live page
     "portal",  # the home page, search, error pages and navigation
 ]
 

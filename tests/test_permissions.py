@@ -115,7 +115,11 @@ PAGES = {
     "reports:run_start": {READS: {S, C}, "POST": Needs("reports.run_report", {S, C})},
     "reports:document_download": {READS: {S, C}},
     "reports:chart": {READS: {S, C}},
-    "sheets:version_preview": {READS: {S, C}},  # a version's sheet as it would read: staff who see versions
+    "sheets:version_preview": {READS: {S, C}},
+    "floor:floor": {READS: {S, C}},
+    "floor:tiles": {READS: {S, C}},
+    "floor:table_live": {READS: {S, C}},
+    "floor:table_live_figures": {READS: {S, C}},  # a version's sheet as it would read: staff who see versions
 }
 ENDPOINTS = {
     "api:table-list": {READS: {S, C}, "POST": Needs("tables.add_table", {S})},
@@ -160,6 +164,8 @@ ENDPOINTS = {
     "api:round-detail": {READS: {S, C}},
     "api:reportrun-list": {READS: {S, C}, "POST": Needs("reports.run_report", {S, C})},
     "api:reportrun-detail": {READS: {S, C}},
+    "api:floor": {READS: {S, C}},
+    "api:floor-table": {READS: {S, C}},
     "api:dailyfigures-list": {READS: {S, C}},
     "api:dailyfigures-detail": {READS: {S, C}},
     "api:dailytablesummary-list": {READS: {S, C}},
@@ -377,7 +383,9 @@ def arguments(name: str, world: dict) -> dict:
         return {"code": world["code"], "version": 1}
     if name in ("sheets:sheet_language", "sheets:sheet_language_pdf"):
         return {"code": world["code"], "lang": "fil"}
-    if name in ("sheets:sheet", "sheets:sheet_pdf", "api:table-rules"):
+    if name in ("sheets:sheet", "sheets:sheet_pdf", "api:table-rules", "floor:table_live"):
+        return {"code": world["code"]}
+    if name in ("floor:table_live_figures", "api:floor-table"):
         return {"code": world["code"]}
     if name == "rounds:play_record":
         return {"external_id": world["external_id"]}

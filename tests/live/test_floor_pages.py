@@ -1,0 +1,90 @@
+"""The floor and a table's live page, as pages and in the API: what they show is what the live figures
+hold, for the roles that may see them."""
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from blackjack.rules import preset
+from blackjack.simulate import simulate_shoe
+from live.selectors import table_figures
+from live.services import last_hour_start
+from rounds.models import Round
+from tests.rounds.corrections_support import demo, demo_user, ingest
+
+pytestmark = pytest.mark.django_db
+__all__ = ["demo"]
+
+
+@pytest.fixture
+def played(demo):
+    """Two hours of a Boundless shoe at BND1: some rounds in the last hour, some before it."""
+    documents = simulate_shoe(
+        preset("boundless"),
+        table="BND1",
+        shoe_id="BND1-FLOOR",
+        players=8,
+        rng=random.Random(7),
+        start=datetime.now(UTC) - timedelta(minutes=100),
+        cancel_rate=0.05,
+    )
+    return [ingest(document) for document in documents[:40]]
+
+
+def signed_in(client, username: str):
+    client.force_login(demo_user(username))
+    return client
+
+
+def test_the_floor_shows_each_table_as_a_tile(client, played):
+    html = signed_in(client, "supervisor").get(reverse("floor:floor")).content.decode()
+    for code in ("DLX1", "BND1", "CLS1", "MPB1"):
+        assert f'id="tile-{code}"' in html
+    last_hour = Round.objects.filter(table__code="BND1", opened_at__gte=last_hour_start(datetime.now(UTC)))
+    tile = html[html.index('id="tile-BND1"') :]
+    assert f'<dd class="tile-rounds-hour">{last_hour.count()}</dd>' in tile[: tile.index("</a>")]
+    assert 'hx-trigger="every 5s"' in html and "vendor/htmx/htmx.min.js" in html
+
+
+def test_the_tiles_alone_for_polling(client, played):
+    response = signed_in(client, "compliance").get(reverse("floor:tiles"))
+    html = response.content.decode()
+    assert response.status_code == 200 and html.lstrip().startswith('<div id="floor-tiles"')
+    assert "<html" not in html
+
+
+def test_a_tables_live_page(client, played):
+    html = signed_in(client, "compliance").get(reverse("floor:table_live", args=["BND1"])).content.decode()
+    assert "BND1-FLOOR" in html  # per shoe
+    assert "Per bet kind, today" in html and "Main" in html
+    assert '<svg class="live-chart"' in html and "<polyline" in html
+    assert html.count('hx-trigger="every 5s"') == 1
+
+
+def test_customer_service_sees_no_floor(client, played):
+    client = signed_in(client, "customer-service")
+    assert client.get(reverse("floor:floor")).status_code == 403
+    assert client.get(reverse("floor:table_live", args=["BND1"])).status_code == 403
+
+
+def test_the_api_gives_the_figures_the_pages_show(played):
+    api = APIClient()
+    api.force_authenticate(demo_user("supervisor"))
+    floor = api.get("/api/floor/").json()
+    (tile,) = [tile for tile in floor["tables"] if tile["table"] == "BND1"]
+    table_pk = played[0].table_id
+    today = table_figures(table_pk, day=played[-1].gaming_day)
+    if played[0].gaming_day == played[-1].gaming_day:
+        assert tile["today"]["rounds"] == today.rounds == 40
+        assert tile["today"]["ggr"] == f"{today.ggr:.2f}"
+    live = api.get("/api/floor/BND1/").json()
+    assert "BND1-FLOOR" in live["shoes"]
+    main = [kind for kind in live["today"]["kinds"] if kind["kind"] == "main"]
+    assert main and main[0]["bets"] > 0
+    assert set(live["today"]["findings"]) == {"money", "limit", "dealer", "other"}
+    cs = APIClient()
+    cs.force_authenticate(demo_user("customer-service"))
+    assert cs.get("/api/floor/").status_code == 403
