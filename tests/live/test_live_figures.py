@@ -182,3 +182,20 @@ def test_every_finding_code_has_one_class_and_the_readme_lists_the_named_ones():
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert [code for code in named if f"`{code}`" not in readme] == []
+
+
+def test_the_rebuild_command_names_a_table_it_does_not_know_and_writes_the_rest(demo):
+    import io
+
+    from django.core.management import CommandError, call_command
+
+    rounds = boundless_rounds("BND1-COMMAND", 6)
+    day = rounds[0].gaming_day
+    kept = nonzero(live_kept(table_pk=rounds[0].table_id, day=day))
+    LiveFigures.objects.all().delete()
+    with pytest.raises(CommandError, match="No table NOPE"):
+        call_command("live_figures_rebuild", "--table", "NOPE", "--day", f"{day}")
+    out = io.StringIO()
+    call_command("live_figures_rebuild", "--table", "BND1", "--day", f"{day}", stdout=out)
+    assert f"BND1 {day}: {len(kept)} rows of live figures written" in out.getvalue()
+    assert nonzero(live_kept(table_pk=rounds[0].table_id, day=day)) == kept
