@@ -12,7 +12,7 @@ CORES := $(shell nproc 2>/dev/null || echo 1)
 TEST_PROCESSES ?= $(shell n=$(CORES); if [ $$n -le 1 ]; then echo 0; elif [ $$n -gt 4 ]; then echo 4; else echo $$n; fi)
 
 .DEFAULT_GOAL := help
-.PHONY: help .venv demo test bench lint format messages clean
+.PHONY: help .venv demo test bench lint format messages clean htmx
 
 help:
 	@echo "make demo    migrate and serve the back office at http://$(DEMO_ADDRESS)"
@@ -58,6 +58,14 @@ demo: .venv
 	@for code in DLX1 BND1 CLS1 MPB1; do \
 	  echo "  http://$(DEMO_ADDRESS)/rules/$$code/  http://$(DEMO_ADDRESS)/rules/$$code/fil/"; done
 	$(BIN)/python manage.py runserver $(DEMO_ADDRESS)
+
+# htmx, vendored into static/ from its npm package (the pages load nothing from the internet); run
+# this only to change its version, then commit the files.
+HTMX_VERSION = 2.0.11
+htmx:
+	cd "$$(mktemp -d)" && npm pack --silent htmx.org@$(HTMX_VERSION) >/dev/null \
+	  && tar xzf htmx.org-$(HTMX_VERSION).tgz \
+	  && cp package/dist/htmx.min.js package/LICENSE "$(CURDIR)/static/vendor/htmx/"
 
 # --dist loadfile: a file's tests stay in one process, so its module fixtures are built once.
 test: .venv

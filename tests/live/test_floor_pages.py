@@ -88,3 +88,14 @@ def test_the_api_gives_the_figures_the_pages_show(played):
     cs = APIClient()
     cs.force_authenticate(demo_user("customer-service"))
     assert cs.get("/api/floor/").status_code == 403
+
+
+def test_the_vendored_htmx_is_the_version_the_makefile_fetches():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    (version,) = re.findall(r"^HTMX_VERSION = (\S+)$", (root / "Makefile").read_text(), re.MULTILINE)
+    script = (root / "static/vendor/htmx/htmx.min.js").read_text()
+    assert f'version:"{version}"' in script
+    assert "Zero-Clause BSD" in (root / "static/vendor/htmx/LICENSE").read_text()
