@@ -99,3 +99,16 @@ def test_the_vendored_htmx_is_the_version_the_makefile_fetches():
     script = (root / "static/vendor/htmx/htmx.min.js").read_text()
     assert f'version:"{version}"' in script
     assert "Zero-Clause BSD" in (root / "static/vendor/htmx/LICENSE").read_text()
+
+
+def test_a_poll_after_the_session_ended_takes_the_whole_page_to_the_sign_in(client, demo):
+    polled = client.get(reverse("floor:table_live_figures", args=["BND1"]), headers={"HX-Request": "true"})
+    assert polled.status_code == 200 and polled.content == b""
+    assert polled["HX-Redirect"] == "/accounts/login/?next=%2Ffloor%2FBND1%2F"
+    tiles = client.get(reverse("floor:tiles"), headers={"HX-Request": "true"})
+    assert tiles["HX-Redirect"] == "/accounts/login/?next=%2Ffloor%2F"
+    # Without htmx (a person opening the URL), the usual way to the sign-in page.
+    assert client.get(reverse("floor:tiles")).status_code == 302
+    # Signed in without the permission: refused, not redirected.
+    client.force_login(demo_user("customer-service"))
+    assert client.get(reverse("floor:tiles"), headers={"HX-Request": "true"}).status_code == 403
