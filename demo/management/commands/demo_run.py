@@ -6,10 +6,12 @@
 
 They need a broker that every one of them reaches: make demo names kombu's filesystem transport
 (CELERY_BROKER_URL=filesystem://, its folders under var/broker/), which needs no server. Each process
-runs in a process group of its own, so a Ctrl-C at the terminal reaches this command alone, which passes
-it on (as it does SIGTERM; a hang-up is passed on as SIGTERM). When any of the three ends on its own, the
-other two are stopped as well, and the command fails naming it. Whatever is left STOP_SECONDS after the
-signal (a worker still finishing a task, say) is killed; a second Ctrl-C kills at once.
+runs in a process group of its own, so a Ctrl-C at the terminal reaches this command alone. On Ctrl-C
+(SIGINT), SIGTERM or a hang-up it asks each of the three to stop with SIGTERM: a worker's warm shutdown,
+which finishes the task under way (a worker given SIGINT while it is still starting up can hang). When
+any of the three ends on its own, the other two are stopped as well, and the command fails naming it.
+Whatever is left STOP_SECONDS after that (a worker still finishing a task, say) is killed, with any
+process it started; a second signal kills at once.
 """
 
 import os
@@ -24,7 +26,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 STOP_SECONDS = 20
 POLL_SECONDS = 0.2
-PASSED_ON = {signal.SIGINT: signal.SIGINT, signal.SIGTERM: signal.SIGTERM, signal.SIGHUP: signal.SIGTERM}
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def _group_alive(pid: int) -> bool:
@@ -85,7 +87,7 @@ class Command(BaseCommand):
             "beat": [*celery, "beat", "--loglevel=INFO", f"--schedule={schedule}"],
         }
         self.received: list[int] = []
-        for signum in PASSED_ON:
+        for signum in STOP_SIGNALS:
             # Installed before the three start, which then begin with each signal's default action.
             signal.signal(signum, lambda signum, frame: self.received.append(signum))
         processes: dict[str, subprocess.Popen] = {}
@@ -115,11 +117,12 @@ class Command(BaseCommand):
             )
 
     def stop(self, processes: dict[str, subprocess.Popen]) -> None:
-        signum = PASSED_ON[self.received[0]] if self.received else signal.SIGTERM
         already = len(self.received)
         for process in processes.values():
+            # The leader alone: a worker stops its own pool (pool processes signalled while starting
+            # up die, and their worker then waits for them forever).
             if process.poll() is None:
-                _signal_group(process.pid, signum)
+                process.terminate()
         deadline = time.monotonic() + STOP_SECONDS
         while time.monotonic() < deadline and len(self.received) == already:
             if all(process.poll() is not None for process in processes.values()):
