@@ -6,6 +6,7 @@ A compliance user starts a daily report run on its page; the request answers at 
 progress, the worker writes the run to the end, and a SIGINT to the runner stops all three processes.
 """
 
+import html
 import http.cookiejar
 import json
 import os
@@ -18,6 +19,7 @@ import sys
 import time
 import urllib.parse
 import urllib.request
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -167,7 +169,7 @@ def test_a_report_run_is_queued_to_the_worker_and_ctrl_c_stops_all_three(demo):
 
         asked = time.monotonic()
         started = browser.post_form("/reports/runs/new/", {"day": "2026-03-01"})
-        page = started.read().decode()
+        page = html.unescape(started.read().decode())
         answered = time.monotonic() - asked
         # Queued, not run in the request: the run's page comes back at once, showing how far it has got.
         assert answered < 5, answered
@@ -191,7 +193,7 @@ def test_a_report_run_is_queued_to_the_worker_and_ctrl_c_stops_all_three(demo):
         assert [pid for pid in groups if _group_alive(pid)] == [], runner.output()
     finally:
         runner.kill()
-    with sqlite3.connect(folder / "demo.sqlite3") as database:
+    with closing(sqlite3.connect(folder / "demo.sqlite3")) as database:
         assert database.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
