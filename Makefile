@@ -15,7 +15,7 @@ TEST_PROCESSES ?= $(shell n=$(CORES); if [ $$n -le 1 ]; then echo 0; elif [ $$n 
 .PHONY: help .venv demo test bench lint format messages clean htmx
 
 help:
-	@echo "make demo    migrate and serve the back office at http://$(DEMO_ADDRESS)"
+	@echo "make demo    migrate, play a simulated day, then serve the back office at http://$(DEMO_ADDRESS) with a Celery worker and beat (Ctrl-C stops all three)"
 	@echo "make test    run the test suite (pytest, on every core: TEST_PROCESSES=0 for one process)"
 	@echo "make bench   run the benchmarks in tests/benchmarks/ (only some: BENCH=\"reports pages\"; in seconds: BENCH_SCALE=smoke)"
 	@echo "make lint    ruff check, ruff format --check, the import contracts and the internals check"
@@ -57,7 +57,10 @@ demo: .venv
 	@echo "The players' rule sheets, public (no sign-in), in English and Filipino; ?at=<ISO time> for an earlier one:"
 	@for code in DLX1 BND1 CLS1 MPB1; do \
 	  echo "  http://$(DEMO_ADDRESS)/rules/$$code/  http://$(DEMO_ADDRESS)/rules/$$code/fil/"; done
-	$(BIN)/python manage.py runserver $(DEMO_ADDRESS)
+	@echo "Running now (manage.py demo_run): the web server, a Celery worker and Celery beat, on kombu's filesystem"
+	@echo "broker (messages are files in var/broker/: no server). A report run (/reports/runs/new/) or a configuration"
+	@echo "proposal goes to the worker, and its page shows the progress. Ctrl-C stops all three."
+	CELERY_BROKER_URL=filesystem:// $(BIN)/python manage.py demo_run --address $(DEMO_ADDRESS)
 
 # htmx, vendored into static/ from its npm package (the pages load nothing from the internet); run
 # this only to change its version, then commit the files.

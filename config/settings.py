@@ -20,6 +20,8 @@ from core.env import (
     env_str,
     env_time,
     env_timezone,
+    filesystem_broker_options,
+    is_filesystem_url,
     is_redis_url,
 )
 
@@ -128,6 +130,8 @@ LOGGING = {
     "loggers": {
         "django.request": {"filters": ["refusal_one_line", "archive_answered_once"]},
         "django.security.csrf": {"filters": ["refusal_one_line"]},
+        # A worker logs at INFO (make demo's): not every PDF's seven layout steps.
+        "weasyprint.progress": {"level": "WARNING"},
     },
 }
 
@@ -167,9 +171,11 @@ SECURE_CSP = {
 }
 X_FRAME_OPTIONS = "DENY"
 
-# Database: SQLite under var/ for development, PostgreSQL when DATABASE_URL is set.
+# Database: SQLite for development (var/pitboss.sqlite3, or the file PITBOSS_SQLITE_PATH names), in WAL
+# mode with a busy timeout (core/env.py), PostgreSQL when DATABASE_URL is set.
+SQLITE_PATH = Path(env_str("PITBOSS_SQLITE_PATH") or VAR_DIR / "pitboss.sqlite3")
 DATABASES = {
-    "default": env_database("DATABASE_URL", sqlite_path=VAR_DIR / "pitboss.sqlite3", conn_max_age=60),
+    "default": env_database("DATABASE_URL", sqlite_path=SQLITE_PATH, conn_max_age=60),
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -337,7 +343,11 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# Celery: without a broker, tasks run eagerly in-process; with one, a worker runs them.
+# Celery: without a broker, tasks run eagerly in-process; with one, a worker runs them. filesystem://
+# (make demo's) is kombu's filesystem transport: messages are files in PITBOSS_BROKER_FOLDER (var/broker/),
+# for processes on one machine and no server. No result backend but Redis: the jobs keep their progress
+# in the app's own tables (a report run's, a configuration's figures), and a report run's tables then
+# go one after another (reports/tasks.py).
 CELERY_BROKER_URL = env_broker_url("CELERY_BROKER_URL")
 if CELERY_BROKER_URL is None:
     CELERY_BROKER_URL = "memory://"
@@ -347,6 +357,12 @@ if CELERY_BROKER_URL is None:
 else:
     CELERY_TASK_ALWAYS_EAGER = False
     CELERY_RESULT_BACKEND = CELERY_BROKER_URL if is_redis_url(CELERY_BROKER_URL) else None
+if is_filesystem_url(CELERY_BROKER_URL):
+    PITBOSS_BROKER_FOLDER = Path(env_str("PITBOSS_BROKER_FOLDER") or VAR_DIR / "broker")
+    # A worker looks for new messages this often (seconds; kombu's default is 1).
+    CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(PITBOSS_BROKER_FOLDER) | {
+        "polling_interval": 0.25
+    }
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

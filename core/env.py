@@ -23,6 +23,8 @@ _TRUE = frozenset({"1", "true", "yes"})
 _FALSE = frozenset({"0", "false", "no"})
 _HH_MM = re.compile(r"([01]\d|2[0-3]):([0-5]\d)")
 _BROKER_SCHEMES = ("redis://", "rediss://", "amqp://")
+# kombu's filesystem transport takes its folders from transport options, never from the URL.
+FILESYSTEM_BROKER_URL = "filesystem://"
 _POSTGRESQL_ENGINE = "django.db.backends.postgresql"
 
 
@@ -97,12 +99,31 @@ def env_timezone(name: str, default: str, *, environ: Environ | None = None) -> 
     return value
 
 
+# The demo's web server, worker and beat all write the one SQLite file (Django's SQLite notes):
+# - WAL: readers never wait for the writer, nor the writer for them; NORMAL is safe under WAL (a power
+#   cut may lose the last commits, never corrupt the file);
+# - IMMEDIATE: a transaction takes the write lock when it begins, so it waits its turn (the timeout)
+#   instead of failing with "database is locked" when a read turns into a write;
+# - the timeout: seconds to wait for the lock, longer than the demo's longest write (a report run's
+#   finish, with its charts and PDFs, holds it for some seconds).
+SQLITE_TIMEOUT_SECONDS = 30
+SQLITE_OPTIONS = {
+    "timeout": SQLITE_TIMEOUT_SECONDS,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+}
+
+
 def env_database(name: str, *, sqlite_path: Path, conn_max_age: int, environ: Environ | None = None) -> dict:
     """Django's DATABASES["default"]: SQLite at `sqlite_path` when unset, else a PostgreSQL URL."""
     url = env_str(name, environ=environ)
     if url is None:
         sqlite_path.parent.mkdir(parents=True, exist_ok=True)
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path)}
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(sqlite_path),
+            "OPTIONS": dict(SQLITE_OPTIONS),
+        }
     try:
         config = dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=True)
     except Exception as error:
@@ -122,11 +143,33 @@ def env_database(name: str, *, sqlite_path: Path, conn_max_age: int, environ: En
 
 
 def env_broker_url(name: str, *, environ: Environ | None = None) -> str | None:
-    """A Celery broker URL (Redis or AMQP), or None when unset."""
+    """A Celery broker URL (Redis or AMQP, or exactly filesystem:// for one machine), or None when unset."""
     url = env_str(name, environ=environ)
-    if url is not None and not url.startswith(_BROKER_SCHEMES):
-        raise ImproperlyConfigured(f"{name} must start with one of {', '.join(_BROKER_SCHEMES)}.")
-    return url
+    if url is None or url == FILESYSTEM_BROKER_URL or url.startswith(_BROKER_SCHEMES):
+        return url
+    if url.startswith(FILESYSTEM_BROKER_URL):
+        raise ImproperlyConfigured(
+            f"{name} must be exactly {FILESYSTEM_BROKER_URL} for the filesystem broker; its folder "
+            "comes from PITBOSS_BROKER_FOLDER."
+        )
+    raise ImproperlyConfigured(
+        f"{name} must start with one of {', '.join(_BROKER_SCHEMES)}, or be {FILESYSTEM_BROKER_URL}."
+    )
+
+
+def is_filesystem_url(url: str | None) -> bool:
+    return url == FILESYSTEM_BROKER_URL
+
+
+def filesystem_broker_options(folder: Path) -> dict[str, str]:
+    """kombu's filesystem transport options: every process reads and writes one queue folder (the
+    transport's data_folder_in and data_folder_out), and its exchanges' bindings (the workers'
+    broadcast queues, which `celery inspect ping` reaches) are kept beside it. The folders are made
+    here: the transport expects them to exist."""
+    queue, control = folder / "queue", folder / "control"
+    for path in (queue, control):
+        path.mkdir(parents=True, exist_ok=True)
+    return {"data_folder_in": str(queue), "data_folder_out": str(queue), "control_folder": str(control)}
 
 
 def is_redis_url(url: str | None) -> bool:

@@ -47,8 +47,10 @@ def broker() -> str:
     if settings.CELERY_TASK_ALWAYS_EAGER or settings.CELERY_BROKER_URL.startswith("memory://"):
         return "eager"
     timeout = BROKER_TIMEOUT
+    # The filesystem broker's folders (make demo) come from the transport options, not the URL.
+    options = {**getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}), "socket_timeout": timeout}
     with Connection(
-        settings.CELERY_BROKER_URL, connect_timeout=timeout, transport_options={"socket_timeout": timeout}
+        settings.CELERY_BROKER_URL, connect_timeout=timeout, transport_options=options
     ) as connection:
         connection.ensure_connection(
             max_retries=1, interval_start=0, interval_step=0, interval_max=0, timeout=timeout

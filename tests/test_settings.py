@@ -1,5 +1,6 @@
 """The environment helpers in core/env.py: good values parse, bad ones stop start-up."""
 
+import json
 import os
 import subprocess
 import sys
@@ -18,6 +19,8 @@ from core.env import (
     env_str,
     env_time,
     env_timezone,
+    filesystem_broker_options,
+    is_filesystem_url,
     is_redis_url,
 )
 
@@ -147,10 +150,54 @@ def test_broker_url_is_none_when_unset():
     assert env_broker_url("CELERY_BROKER_URL", environ={}) is None
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:6379", "127.0.0.1:6379", "sqs://queue"])
+def test_broker_url_accepts_the_filesystem_transport():
+    assert (
+        env_broker_url("CELERY_BROKER_URL", environ={"CELERY_BROKER_URL": "filesystem://"}) == "filesystem://"
+    )
+    assert is_filesystem_url("filesystem://") and not is_filesystem_url("redis://x")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:6379",
+        "127.0.0.1:6379",
+        "sqs://queue",
+        "filesystem:/",
+        "file://",
+        "memory://",
+        "garbage",
+    ],
+)
 def test_broker_url_rejects_other_schemes(url):
     with pytest.raises(ImproperlyConfigured, match="CELERY_BROKER_URL"):
         env_broker_url("CELERY_BROKER_URL", environ={"CELERY_BROKER_URL": url})
+
+
+@pytest.mark.parametrize("url", ["filesystem:///var/broker", "filesystem://localhost/"])
+def test_broker_url_takes_no_folder_for_the_filesystem_transport(url):
+    with pytest.raises(
+        ImproperlyConfigured, match="CELERY_BROKER_URL must be exactly filesystem://.*PITBOSS_BROKER_FOLDER"
+    ):
+        env_broker_url("CELERY_BROKER_URL", environ={"CELERY_BROKER_URL": url})
+
+
+def test_filesystem_broker_options_make_its_folders(tmp_path):
+    options = filesystem_broker_options(tmp_path / "broker")
+    queue = str(tmp_path / "broker" / "queue")
+    assert options == {
+        "data_folder_in": queue,
+        "data_folder_out": queue,
+        "control_folder": str(tmp_path / "broker" / "control"),
+    }
+    assert (tmp_path / "broker" / "queue").is_dir() and (tmp_path / "broker" / "control").is_dir()
+
+
+def test_sqlite_has_a_busy_timeout_wal_and_immediate_transactions(tmp_path):
+    options = _database({}, tmp_path)["OPTIONS"]
+    assert options["timeout"] >= 5
+    assert options["transaction_mode"] == "IMMEDIATE"
+    assert "PRAGMA journal_mode=WAL" in options["init_command"]
 
 
 def test_is_redis_url():
@@ -187,6 +234,55 @@ def test_start_up_stops_without_a_secret_key_when_debug_is_off():
 def test_settings_import_cleanly_with_nothing_set():
     result = _import_settings()
     assert result.returncode == 0, result.stderr
+
+
+def _settings_value(code: str, **overrides: str) -> subprocess.CompletedProcess:
+    """Run `code` (printing something) with config.settings set up, in a process of its own."""
+    environ = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "DEBUG"}}
+    environ.update(DJANGO_SETTINGS_MODULE="config.settings", **overrides)
+    return subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=REPO,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_filesystem_broker_keeps_its_folders_where_the_setting_says(tmp_path):
+    result = _settings_value(
+        "import json; from django.conf import settings; "
+        "print(json.dumps([settings.CELERY_BROKER_URL, settings.CELERY_TASK_ALWAYS_EAGER, "
+        "settings.CELERY_RESULT_BACKEND, settings.CELERY_BROKER_TRANSPORT_OPTIONS]))",
+        CELERY_BROKER_URL="filesystem://",
+        PITBOSS_BROKER_FOLDER=str(tmp_path / "broker"),
+    )
+    assert result.returncode == 0, result.stderr
+    url, eager, backend, options = json.loads(result.stdout)
+    assert (url, eager, backend) == ("filesystem://", False, None)
+    assert options["data_folder_in"] == options["data_folder_out"] == str(tmp_path / "broker" / "queue")
+    assert options["control_folder"] == str(tmp_path / "broker" / "control")
+    assert (tmp_path / "broker" / "queue").is_dir()
+
+
+def test_start_up_stops_on_a_bad_broker_url():
+    result = _import_settings(CELERY_BROKER_URL="filesytem://")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: CELERY_BROKER_URL must start with one of" in result.stderr
+
+
+def test_sqlite_connections_are_in_wal_mode_with_a_busy_timeout(tmp_path):
+    """As every process of make demo opens them (PostgreSQL in CI or not: DATABASE_URL is unset here)."""
+    result = _settings_value(
+        "from django.db import connection; cursor = connection.cursor(); "
+        "print(*[cursor.execute(f'PRAGMA {name}').fetchone()[0] for name in ('journal_mode', 'busy_timeout', "
+        "'synchronous')])",
+        PITBOSS_SQLITE_PATH=str(tmp_path / "db.sqlite3"),
+    )
+    assert result.returncode == 0, result.stderr
+    # synchronous 1 is NORMAL; the busy timeout is in milliseconds.
+    assert result.stdout.split() == ["wal", "30000", "1"]
 
 
 @pytest.mark.parametrize("name", ["PITBOSS_SESSION_IDLE_MINUTES", "PITBOSS_SESSION_MAX_AGE_HOURS"])
