@@ -13,7 +13,10 @@ from tables.models import Table
 
 
 class Command(BaseCommand):
-    help = "Write a gaming day's live figures (the floor's) again from its rounds; by default today's, every table's."
+    help = (
+        "Write a gaming day's live figures (the floor's) again from its rounds; by default today's, "
+        "every table's."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
