@@ -86,7 +86,7 @@ class FloorView(APIView):
 
     permission_classes = [has_permission(VIEW_LIVE)]
 
-    @extend_schema(responses=FloorSerializer)
+    @extend_schema(responses=FloorSerializer, operation_id="floor_tables")
     def get(self, request):
         moment = moment_now()
         tiles = floor_tiles(moment)
@@ -98,7 +98,7 @@ class TableLiveView(APIView):
 
     permission_classes = [has_permission(VIEW_LIVE)]
 
-    @extend_schema(responses=TableLiveSerializer)
+    @extend_schema(responses=TableLiveSerializer, operation_id="floor_table")
     def get(self, request, code: str):
         table = get_object_or_404(Table, code=code)
         return Response(TableLiveSerializer(table_live(table, moment_now())).data)

@@ -56,6 +56,8 @@ ENDPOINTS = {
     "/api/reports/documents/": {"get"},
     "/api/reports/documents/{id}/": {"get"},
     "/api/reports/documents/{id}/download/": {"get"},
+    "/api/floor/": {"get"},
+    "/api/floor/{code}/": {"get"},
 }
 
 
