@@ -101,7 +101,12 @@ def test_the_round_list_shows_who_dealt_and_filters_by_it_exactly(compliance, ro
         rounds["ben"].round_id: "D-BEN",
         rounds["unknown"].round_id: "",
     }
-    assert "Dealt by" in response.content.decode()
+    html = response.content.decode()
+    headers = [column.header for column in response.context["table"].columns]
+    assert headers[headers.index("No.") + 1] == "Dealt by"
+    # The page's rows (drawn by rounds/includes/round_table.html) have the cell, after the round's number.
+    assert '<td class="number">1</td>\n                        <td class="code">D-BEN</td>' in html
+    assert '<td class="number">1</td>\n                        <td class="code"></td>' in html
     filtered = compliance.get("/rounds/", {"dealt_by": "D-ANA"}).context["table"].rows
     assert [row.record.round_id for row in filtered] == [rounds["ana"].round_id]
     assert list(compliance.get("/rounds/", {"dealt_by": "D-AN"}).context["table"].rows) == []
