@@ -20,6 +20,7 @@ from pyarrow import fs
 from .checks import file_checked, manifest_checked
 from .errors import ArchiveError
 from .models import ArchivedMonth
+from .slices import ADDED_COLUMNS
 from .storage import archive_location
 
 
@@ -117,8 +118,9 @@ class MonthFiles:
     ) -> list[dict]:
         """The rows of file `name` where `where` holds (DuckDB's SQL, `?` parameters), in `order`,
         as dicts by column (`columns`, default all: they must include every column `where` and
-        `order` name). `bounds`, (column, low, high), says the range the query keeps itself to: the
-        row groups read outside a directory."""
+        `order` name; all, from a file written before a column was added, give it as ADDED_COLUMNS
+        says). `bounds`, (column, low, high), says the range the query keeps itself to: the row
+        groups read outside a directory."""
         source = self._source(name, columns, bounds)
         shown = ", ".join(f'"{column}"' for column in columns) if columns else "*"
         sql = f"SELECT {shown} FROM {source} WHERE {where} ORDER BY {order}"
@@ -126,7 +128,15 @@ class MonthFiles:
             sql += f" LIMIT {int(limit)}"
         cursor = self.database.execute(sql, params)
         names = [column[0] for column in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        if columns is None:
+            lacking = {
+                column: value for column, value in ADDED_COLUMNS.get(name, {}).items() if column not in names
+            }
+            if lacking:
+                for row in rows:
+                    row.update(lacking)
+        return rows
 
     def aggregate(
         self, name: str, sql: str, params: list, *, bounds: tuple[str, object, object]

@@ -15,6 +15,7 @@ and drops it again, with whatever was recorded against it since.
 """
 
 import json
+from collections.abc import Collection
 from datetime import date
 
 import pyarrow as pa
@@ -29,7 +30,7 @@ from .errors import ArchiveError
 from .export import MANIFEST
 from .models import ArchivedMonth, ArchiveStatus
 from .signing import signature_problem
-from .slices import PARTS, Part, part_columns, part_schema, slice_facts
+from .slices import ADDED_COLUMNS, PARTS, Part, part_columns, part_schema, slice_facts
 from .storage import ArchiveLocation, archive_location
 
 ROWS_PER_READ = {"rounds": 64}  # rows decoded at a time; documents are large
@@ -123,7 +124,7 @@ def files_check(record: ArchivedMonth, location: ArchiveLocation, *, signed: boo
             continue
         with location.filesystem.open_input_file(path) as source:
             found = pq.ParquetFile(source).schema_arrow.remove_metadata()
-        if not columns_fit(found, part_schema(part, {})):
+        if not columns_fit(found, part_schema(part, {}), added=ADDED_COLUMNS.get(part.name, ())):
             problems.append(
                 f"{entry['path']}: its columns are not the {part.model.__name__} table's now "
                 "(written under another schema)"
@@ -131,12 +132,16 @@ def files_check(record: ArchivedMonth, location: ArchiveLocation, *, signed: boo
     return problems
 
 
-def columns_fit(found: pa.Schema, wanted: pa.Schema) -> bool:
+def columns_fit(found: pa.Schema, wanted: pa.Schema, *, added: Collection[str] = ()) -> bool:
     """The file's columns are the table's now, or those of a month exported before its amounts were
     widened (issue 44): a decimal no wider than the column's now, at its scale, or a decimal where
-    the column now keeps any width (written as its exact text)."""
+    the column now keeps any width (written as its exact text); or before the columns `added` were
+    (ADDED_COLUMNS): the file lacks them, and the restore leaves them to their database default."""
     if found.equals(wanted):
         return True
+    lacking = [name for name in added if name in wanted.names and name not in found.names]
+    for name in lacking:
+        wanted = wanted.remove(wanted.get_field_index(name))
     if found.names != wanted.names:
         return False
     for was, now in zip(found, wanted, strict=True):

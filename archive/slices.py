@@ -59,6 +59,12 @@ PARTS = (
     Part("player_day_totals", PlayerDayTotal, ("day", "player_id", "id"), 5_000, 250_000),
 )
 PART_OF_TABLE = {part.model._meta.db_table: part for part in PARTS}
+# Columns added to a round table after months were first archived: {file: {column: value}}. A month
+# exported before one was added has no such column in its file; it is restored with the column's
+# database default and recalled with the value here, what the migration gave the rounds stored before.
+ADDED_COLUMNS = {
+    "rounds": {"dealt_by": ""},  # rounds/0026
+}
 # The sums a month's manifest keeps, from the files' columns: {file: {total: column}}.
 SUMS = {
     "bets": {"wagered": "wagered", "returned": "returned"},

@@ -120,6 +120,7 @@ class RoundRecord:
     spots: list[SpotRecord]
     bets: list[BetRecord]
     spots_by_id: dict[str, SpotRecord] = field(default_factory=dict)
+    dealt_by: str = ""  # the game server's id of who dealt it; "" when the document does not say
 
     @property
     def cancelled(self) -> bool:
@@ -182,6 +183,7 @@ class _Reader:
             spots=[],
             bets=[],
             spots_by_id=self.spots_by_id,
+            dealt_by=_optional_id(doc, "dealt_by"),
         )
         for index, spot in enumerate(_list(doc, "spots", "")):
             try:
@@ -380,6 +382,17 @@ def _id(doc: dict, name: str, where: str) -> str:
     problem = id_problem(value)
     if problem:
         raise RoundFormatError(_path(where, name), problem)
+    return value
+
+
+def _optional_id(doc: dict, name: str) -> str:
+    """An id the document may leave out or give as null: "" then."""
+    value = doc.get(name)
+    if value is None:
+        return ""
+    problem = id_problem(value)
+    if problem:
+        raise RoundFormatError(name, problem)
     return value
 
 

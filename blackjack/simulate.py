@@ -7,13 +7,14 @@ payout is planted on purpose (`wrong_payout_rate`, for demonstrations of finding
 
 Players follow basic strategy, with a few realistic slips (`simulated_player`): a missed decision,
 a double or split refused for a low balance; here, a play-behind player unable to follow a double
-or a split. The dealer draws by `dealer.must_draw` and every bet is priced by
+or a split. `dealt_by`, when given, names who deals: one id for every round, or a function of the
+round's opening time (dealers' shifts). The dealer draws by `dealer.must_draw` and every bet is priced by
 `settle.Payouts`, as the replay does. Everything random comes from the `random.Random` given, so a
 seed fixes the documents.
 """
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from functools import lru_cache
@@ -26,6 +27,9 @@ from .play import PlayedHand
 from .rules import RuleSet, SideOption
 from .settle import CENT, BetResult, Payouts, followed_hands, insurance_stake
 from .simulated_player import MISS_RATE, REFUSE_RATE, SimulatedHand, SimulatedPlayer, shared_source
+
+# Who deals the rounds: an id, a function of a round's opening time giving one, or None (not said).
+DealtBy = str | Callable[[datetime], str] | None
 
 CANCEL_REASONS = ("card_unreadable", "network_failure", "malfunction", "procedure_error")
 
@@ -128,6 +132,7 @@ class _ShoeSimulation:
         penetration: float,
         wrong_payout_rate: float,
         cancel_rate: float,
+        dealt_by: DealtBy = None,
     ):
         if not 0 < penetration <= 0.9:
             raise ValueError("penetration must be above 0 and at most 0.9")
@@ -140,6 +145,7 @@ class _ShoeSimulation:
         self.clock = start
         self.wrong_payout_rate = wrong_payout_rate
         self.cancel_rate = cancel_rate
+        self.dealt_by = dealt_by
         self.pool = [f"P{table}{n:04d}" for n in range(1, players + 1)]
         self.player = SimulatedPlayer(rules, rng)
         self.shoe = _Shoe(rules, rng, penetration)
@@ -210,6 +216,8 @@ class _ShoeSimulation:
         }
         if cancelled:
             document["cancel_reason"] = reason
+        if self.dealt_by is not None:
+            document["dealt_by"] = self.dealt_by(opened) if callable(self.dealt_by) else self.dealt_by
         document["cut_card"] = self.shoe.cut_out
         document["dealer"] = dealer
         document["shared"] = shared
@@ -506,6 +514,7 @@ def simulate_shoe(
     penetration: float = 0.8,
     wrong_payout_rate: float = 0.0,
     cancel_rate: float = 0.0,
+    dealt_by: DealtBy = None,
 ) -> list[dict]:
     """Every round of one shoe, from the shuffle to the round during which the cut card comes out."""
     simulation = _ShoeSimulation(
@@ -518,6 +527,7 @@ def simulate_shoe(
         penetration=penetration,
         wrong_payout_rate=wrong_payout_rate,
         cancel_rate=cancel_rate,
+        dealt_by=dealt_by,
     ).rounds()
     return list(simulation)
 
@@ -533,7 +543,7 @@ def simulate(
     **options,
 ) -> Iterator[dict]:
     """The rounds of `shoes` consecutive shoes at `table`; the same seed gives the same documents."""
-    unknown = set(options) - {"penetration", "wrong_payout_rate", "cancel_rate"}
+    unknown = set(options) - {"penetration", "wrong_payout_rate", "cancel_rate", "dealt_by"}
     if unknown:
         raise TypeError(f"simulate() got unexpected options: {', '.join(sorted(unknown))}")
     rng = random.Random(seed)
@@ -549,6 +559,7 @@ def simulate(
             penetration=options.get("penetration", 0.8),
             wrong_payout_rate=options.get("wrong_payout_rate", 0.0),
             cancel_rate=options.get("cancel_rate", 0.0),
+            dealt_by=options.get("dealt_by"),
         )
         yield from simulation.rounds()
         clock = simulation.clock + timedelta(seconds=rng.randint(120, 300))

@@ -28,6 +28,13 @@ class RoundsConfig(AppConfig):
 
         if ROUNDS_TODAY not in table_panels:
             table_panels.append(ROUNDS_TODAY)
+        # ... and the table page and the tables API say who deals as the table's latest round says.
+        from tables.selectors import dealer_sources
+
+        from .table_dealer import LATEST_ROUND_DEALER
+
+        if LATEST_ROUND_DEALER not in dealer_sources:
+            dealer_sources.append(LATEST_ROUND_DEALER)
         # ... and the player page (limits) shows the player's limit breaches.
         from limits.player_panels import player_panels
 

@@ -43,13 +43,25 @@ class RoundFilterSet(django_filters.FilterSet):
     outcome = outcome_filter()
     status = django_filters.MultipleChoiceFilter(choices=RoundStatus.choices, label="Status sent")
     shoe = django_filters.CharFilter(field_name="shoe__code", label="Shoe")
+    dealt_by = django_filters.CharFilter(label="Dealt by", help_text="The game server's id of who dealt.")
     has_findings = django_filters.BooleanFilter(method="by_findings", label="Has findings")
     finding = django_filters.MultipleChoiceFilter(method="by_finding_code", choices=FindingCode.choices)
     reviewed = django_filters.BooleanFilter(field_name="reviewed_at", lookup_expr="isnull", exclude=True)
 
     class Meta:
         model = Round
-        fields = ["table", "game", "day", "player", "outcome", "status", "shoe", "has_findings", "reviewed"]
+        fields = [
+            "table",
+            "game",
+            "day",
+            "player",
+            "outcome",
+            "status",
+            "shoe",
+            "dealt_by",
+            "has_findings",
+            "reviewed",
+        ]
 
     def by_player(self, queryset, name, value):
         return queryset.filter(

@@ -89,6 +89,12 @@ class Round(models.Model):
     shared = models.JSONField(
         null=True, blank=True, help_text="A shared deal's cards: initial and draws; null if none."
     )
+    dealt_by = models.CharField(
+        max_length=64,
+        blank=True,
+        db_default="",
+        help_text="The game server's id of who dealt it; blank: not sent.",
+    )
     cards_taken = models.TextField(
         blank=True, help_text="The physical cards the round took from the shoe, space-separated."
     )

@@ -64,6 +64,8 @@ class RoundTable(RoundLinks, tables.Table):
     table = tables.Column("Table", accessor="table_code", attrs={"td": {"class": "code"}}, orderable=True)
     shoe = tables.Column("Shoe", accessor="shoe_code", attrs={"td": {"class": "code"}})
     number = tables.Column("No.", attrs=NUMBER)
+    # The game server's id of who dealt it, as sent; blank (not sent) is a value, exported as it is.
+    dealt_by = tables.Column("Dealt by", attrs={"td": {"class": "code"}}, empty_values=())
     # On the page in the user's time zone; in exports in UTC, under a header that says so.
     opened_at = LocalTimeColumn("Opened", orderable=True, exclude_from_export=True)
     opened_at_utc = LocalTimeColumn("Opened (UTC)", accessor="opened_at", visible=False)
@@ -110,6 +112,7 @@ class RoundTable(RoundLinks, tables.Table):
                 r.currency,
                 r.shoe_code,
                 r.number,
+                r.dealt_by,
                 r.opened_at,
                 r.outcome,
                 r.players,
@@ -131,6 +134,7 @@ class RoundTable(RoundLinks, tables.Table):
             "table",
             "shoe",
             "number",
+            "dealt_by",
             "opened_at",
             "opened_at_utc",
             "outcome",

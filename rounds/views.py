@@ -132,6 +132,7 @@ class RoundListView(FilteredListView):
             "round_id",
             "table",
             "number",
+            "dealt_by",
             "opened_at",
             "gaming_day",
             "status",

@@ -87,6 +87,45 @@ def table_alerts(table: Table) -> list[TableAlert]:
 
 
 @dataclass(frozen=True)
+class DealerOnDuty:
+    """Who deals at a table now: the `dealt_by` of its latest round, which `round_id` names; else the
+    table's hand-set `dealer` (`round_id` "")."""
+
+    dealer: str
+    round_id: str = ""
+
+
+@dataclass(frozen=True)
+class DealerSource:
+    """Who dealt a table's latest round, registered by rounds (tables never imports it).
+
+    `annotate` adds it to a queryset of tables (one query for any number of tables); `dealer` reads it
+    back from a table of that queryset (from any other table, in a query of its own): a DealerOnDuty,
+    or None when the table's latest round does not say who dealt it, or it has none."""
+
+    annotate: Callable[[QuerySet], QuerySet]
+    dealer: Callable[[Table], DealerOnDuty | None]
+
+
+dealer_sources: list[DealerSource] = []
+
+
+def with_dealers(tables: QuerySet) -> QuerySet:
+    """`tables` with what the registered sources need to say who deals at each."""
+    for source in dealer_sources:
+        tables = source.annotate(tables)
+    return tables
+
+
+def dealer_on_duty(table: Table) -> DealerOnDuty:
+    """Who deals at `table` now: as its latest round says, else as set by hand."""
+    for source in dealer_sources:
+        if (found := source.dealer(table)) is not None:
+            return found
+    return DealerOnDuty(dealer=table.dealer)
+
+
+@dataclass(frozen=True)
 class TablePanel:
     """A panel of the table page supplied by an app above tables, registered by its AppConfig.ready().
 

@@ -29,12 +29,14 @@ from .history import with_changes
 from .models import ConfigurationOdds, Table, TableConfiguration
 from .odds import chart_differences, chart_groups, chart_legend, main_game_lines, rtp_lines
 from .selectors import (
+    dealer_on_duty,
     latest_approved,
     latest_version,
     open_proposal,
     table_alerts,
     table_page_panels,
     with_alerts,
+    with_dealers,
 )
 from .tables import TableTable
 
@@ -128,7 +130,7 @@ class TableDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
     context_object_name = "table"
 
     def get_queryset(self):
-        return with_alerts(Table.objects.all())
+        return with_dealers(with_alerts(Table.objects.all()))
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -160,6 +162,7 @@ class TableDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
             history=with_changes(history, skip_unchanged=True),
             statuses=[choice for choice in TableStatus if choice != table.status],
             alerts=table_alerts(table),
+            on_duty=dealer_on_duty(table),
             proposal=next((v for v in versions if v.status == ConfigurationStatus.PROPOSED), None),
         )
         return context

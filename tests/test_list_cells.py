@@ -48,7 +48,8 @@ def a_round(round_id="R-1", *, outcome="completed", finding_count=0, reviewed_by
         finding_count=finding_count,
         reviewed_by=reviewed_by,
         reviewed_at=OPENED if reviewed_by else None,
-        **fields,
+        # A stored round's value (an unsaved one would hold the column's database default, an expression).
+        **{"dealt_by": "", **fields},
     )
     # The list's annotations (rounds.views.RoundListView.queryset).
     row.outcome = outcome
@@ -117,9 +118,13 @@ def test_the_round_list_shows_times_in_the_active_zone_and_exports_them_in_utc()
 def test_the_round_list_exports_plain_data():
     reviewer = get_user_model()(username="compliance")
     table = RoundTable(
-        [a_round("R-1"), a_round("R-2", outcome="voided", finding_count=2, reviewed_by=reviewer)]
+        [
+            a_round("R-1"),
+            a_round("R-2", outcome="voided", finding_count=2, reviewed_by=reviewer, dealt_by="D-ANA"),
+        ]
     )
     assert exported(table, "round_id") == ["R-1", "R-2"]
+    assert exported(table, "dealt_by") == ["", "D-ANA"]
     assert exported(table, "opened_at_utc") == ["2026-03-01T14:05:00+00:00"] * 2
     assert exported(table, "outcome") == ["Completed", "Voided"]
     assert exported(table, "finding_count") == [0, 2]

@@ -39,6 +39,7 @@ class RoundSummarySerializer(serializers.ModelSerializer):
             "table",
             "shoe",
             "number",
+            "dealt_by",
             "status",
             "outcome",
             "cancel_reason",

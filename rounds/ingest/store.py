@@ -192,6 +192,7 @@ def _store(item: Prepared, shoe: Shoe, day: date) -> Round:
         "document_sha256": item.digest,
         "dealer_cards": " ".join(record.dealer),
         "shared": {"initial": record.shared.initial, "draws": record.shared.draws} if record.shared else None,
+        "dealt_by": record.dealt_by,
         "cards_taken": " ".join(record.physical_cards()),
         "players": len(player_ids),
         "bet_count": len(record.bets),

@@ -6,13 +6,42 @@ from rest_framework import serializers
 from core.api import InputSerializer
 from tables.choices import Currency, Game, TableStatus
 from tables.models import Table, TableConfiguration, TableStatusChange
+from tables.selectors import dealer_on_duty
+
+
+class DealerOnDutySerializer(serializers.Serializer):
+    dealer = serializers.CharField(
+        help_text="The `dealt_by` of the table's latest round when it says; else the hand-set `dealer` "
+        "(blank when neither)."
+    )
+    round_id = serializers.CharField(
+        allow_null=True, help_text="The latest round that says who dealt; null: the hand-set `dealer`."
+    )
 
 
 class TableSerializer(serializers.ModelSerializer):
+    dealer = serializers.CharField(read_only=True, help_text="The dealer on duty as set by hand.")
+    dealer_on_duty = serializers.SerializerMethodField(help_text="Who deals at the table now.")
+
     class Meta:
         model = Table
-        fields = ["code", "name", "game", "currency", "studio", "dealer", "status", "created_at"]
+        fields = [
+            "code",
+            "name",
+            "game",
+            "currency",
+            "studio",
+            "dealer",
+            "dealer_on_duty",
+            "status",
+            "created_at",
+        ]
         read_only_fields = fields
+
+    @extend_schema_field(DealerOnDutySerializer)
+    def get_dealer_on_duty(self, table: Table) -> dict:
+        on_duty = dealer_on_duty(table)
+        return {"dealer": on_duty.dealer, "round_id": on_duty.round_id or None}
 
 
 class TableCreateSerializer(InputSerializer):

@@ -10,6 +10,7 @@ from core.api_decisions import DecisionView
 from tables import services
 from tables.filtersets import TableConfigurationFilterSet, TableFilterSet, TableStatusChangeFilterSet
 from tables.models import Table, TableConfiguration, TableStatusChange
+from tables.selectors import with_dealers
 
 from .serializers import (
     ConfigurationChangeSerializer,
@@ -34,6 +35,9 @@ class TableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     ordering_fields = ["code", "name", "game", "currency", "studio", "status", "created_at"]
     lookup_field = "code"
     lookup_value_regex = TABLE_CODE
+
+    def get_queryset(self):
+        return with_dealers(super().get_queryset())
 
     @extend_schema(request=TableCreateSerializer, responses={201: TableSerializer})
     def create(self, request):

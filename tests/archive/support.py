@@ -55,15 +55,16 @@ def ingest_document_at(document: dict, day: date, hours: int) -> Round:
 
 
 def history_make() -> History:
-    """Two tables' rounds in March 2026: DLX1 a round and a wrongly paid one, re-settled (adjustments);
-    CLS1 a completed round and one the game server cancelled, refunded by its incident. One DLX1
-    round in April. Every player day total caught up."""
+    """Two tables' rounds in March 2026: DLX1 a round and a wrongly paid one dealt by D-ANA, re-settled
+    (adjustments); CLS1 a completed round and one the game server cancelled, refunded by its incident.
+    One DLX1 round in April. Every player day total caught up."""
     call_command("seed_demo", stdout=io.StringIO())
     partitions_ensure([MARCH, APRIL])
     compliance, supervisor = demo_user("compliance"), demo_user("supervisor")
     plain = ingest_at(cutoff(date(2026, 3, 5)) + timedelta(hours=2), "-A1")
     document = renamed(round_document("deluxe-split-double-play-behind"), "-A2")
     document["bets"][0]["returned"] = "85.00"  # 5.00 short
+    document["dealt_by"] = "D-ANA"  # who dealt goes to the archive and back (the others do not say)
     wrong = ingest_document_at(document, date(2026, 3, 31), hours=23)  # the month's last gaming day
     resettlement = resettlement_propose(round_=wrong, proposed_by=compliance, reason="paid short")
     resettlement_approve(resettlement=resettlement, decided_by=supervisor, comment="agreed")

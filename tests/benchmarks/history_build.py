@@ -91,6 +91,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "document_sha256": "doc.sha256",
         "dealer_cards": "tr.dealer_cards",
         "shared": "tr.shared",
+        "dealt_by": "tr.dealt_by",
         "cards_taken": "tr.cards_taken",
         "players": "tr.players",
         "bet_count": "tr.bet_count",

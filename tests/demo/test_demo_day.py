@@ -3,13 +3,17 @@ then a day through ingest, its incidents and corrections, then the daily job wit
 PDFs; a second run stores nothing twice."""
 
 import io
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.core.management import call_command
 
+from core.gaming_day import gaming_day
+from demo.management.commands.demo_day import DEALERS, SHIFT, dealer_shifts
 from reports.models import DailyFigures, ReportChart, ReportDocument, ReportRun
 from rounds.models import Adjustment, Finding, Incident, Refund, Round, RoundCorrection, Void
 from tables.models import Table, TableConfiguration
+from tables.selectors import dealer_on_duty
 
 pytestmark = pytest.mark.django_db(transaction=True)
 # One shoe a table, 30 Boundless players, and two earlier days (`make demo` plays 29).
@@ -52,6 +56,12 @@ def test_a_small_demo_day_has_everything_the_demo_shows(settings, tmp_path):
     assert change.valid_from >= change.decided_at and change.odds.current
     assert change.rule_set.side_option("pair").max_round == 45
     assert Finding.objects.filter(code="limit_breached").exists()  # the self-limited players
+    # Every round says who dealt it: one of its table's dealers, the one whose shift it opened in; the
+    # table page's dealer on duty is its latest round's.
+    for code, opened_at, dealt_by in rounds.values_list("table__code", "opened_at", "dealt_by"):
+        assert dealt_by == dealer_shifts(code, date(2026, 11, 27))(opened_at) and dealt_by in DEALERS[code]
+    latest = rounds.filter(table__code="DLX1").order_by("-opened_at", "-id").first()
+    assert dealer_on_duty(Table.objects.get(code="DLX1")).dealer == latest.dealt_by
     run = ReportRun.objects.get(day="2026-11-27")
     assert (run.status, run.trigger, run.figures_only) == ("succeeded", "demo", False)
     assert DailyFigures.objects.filter(day="2026-11-27", table=None).exists()
@@ -82,3 +92,13 @@ def test_a_small_demo_day_has_everything_the_demo_shows(settings, tmp_path):
     assert ReportRun.objects.count() == runs + 1  # the day run again; its earlier days left as they were
     assert Incident.objects.filter(kind="malfunction").count() == 1 and Void.objects.count() == 1
     assert TableConfiguration.objects.filter(table__code="BND1").count() == 2
+
+
+def test_the_demos_dealers_take_turns_in_shifts_of_two_hours():
+    starts = gaming_day(date(2026, 11, 27)).starts_at
+    shifts = dealer_shifts("DLX1", date(2026, 11, 27))
+    dealt = [
+        shifts(starts + SHIFT * n + timedelta(minutes=minutes)) for n in range(4) for minutes in (0, 119)
+    ]
+    assert dealt == ["D-ANA", "D-ANA", "D-BEN", "D-BEN", "D-CARA", "D-CARA", "D-ANA", "D-ANA"]
+    assert shifts(datetime(2026, 11, 27, 12, tzinfo=UTC)) in DEALERS["DLX1"]

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from blackjack.cards import CARD_VALUE, is_card, shuffled_shoe
+from blackjack.document import parse_round
 from blackjack.hand import is_natural
 from blackjack.replay import replay
 from blackjack.rules import BET_KINDS, PRESETS
@@ -367,3 +368,27 @@ def test_a_wrong_payout_is_found(game):
     for document in documents:
         findings = replay(document, PRESETS[game]).findings
         assert [finding.code for finding in findings] == ["wrong_returned"], document["round_id"]
+
+
+def test_without_dealt_by_the_documents_do_not_say_who_dealt():
+    assert all("dealt_by" not in document for document in run("deluxe", 3, shoes=1))
+
+
+def test_dealt_by_names_who_dealt_every_round_and_the_reader_reads_it():
+    documents = run("classic", 3, shoes=1, dealt_by="D-ANA")
+    assert {document["dealt_by"] for document in documents} == {"D-ANA"}
+    assert parse_round(documents[0]).dealt_by == "D-ANA"
+
+
+def test_dealt_by_as_a_function_of_the_opening_time_deals_in_shifts():
+    def shift(opened: datetime) -> str:
+        return "D-ANA" if opened.hour < 15 else "D-BEN"
+
+    documents = run("deluxe", 3, shoes=4, dealt_by=shift)
+    for document in documents:
+        opened = datetime.fromisoformat(document["opened_at"])
+        assert document["dealt_by"] == ("D-ANA" if opened.hour < 15 else "D-BEN")
+    assert {document["dealt_by"] for document in documents} == {"D-ANA", "D-BEN"}
+    # The same seed deals the same cards whoever deals.
+    plain = run("deluxe", 3, shoes=4)
+    assert [{k: v for k, v in d.items() if k != "dealt_by"} for d in documents] == plain

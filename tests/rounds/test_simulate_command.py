@@ -47,3 +47,15 @@ def test_planted_wrong_payouts_are_found(tmp_path):
 def test_it_refuses_a_rate_outside_0_to_1(tmp_path):
     result = manage("simulate", "--game", "deluxe", "--cancel-rate", "2", "--out", tmp_path)
     assert result.returncode != 0 and "--cancel-rate" in result.stderr
+
+
+def test_dealt_by_names_who_dealt_every_round_and_a_bad_id_is_refused(tmp_path):
+    result = manage(
+        "simulate", "--game", "deluxe", "--seed", "4", "--dealt-by", "D-ANA", "--out", tmp_path / "a"
+    )
+    assert result.returncode == 0, result.stderr
+    documents = [json.loads(path.read_text()) for path in (tmp_path / "a").glob("*.json")]
+    assert documents and {d["dealt_by"] for d in documents} == {"D-ANA"}
+    refused = manage("simulate", "--game", "deluxe", "--dealt-by", "D ANA", "--out", tmp_path / "b")
+    assert refused.returncode != 0 and "--dealt-by" in refused.stderr and "is not an id" in refused.stderr
+    assert not (tmp_path / "b").exists()

@@ -13,6 +13,9 @@ round 45 of the shoe, as its other options are); a second approves it once its o
 is in force from the approval on (never in the past, so after the simulated day). Players that
 seed_demo gave a lower personal maximum bet above it: those bets are breached limits.
 
+Every table's rounds say who dealt them (`dealt_by`): a few dealers a table, taking turns in shifts of
+two hours of the gaming day, so that the table page's dealer on duty follows the latest round.
+
 Before the day it plays 29 earlier days of lighter play (two shoes a seated table, one Boundless
 shoe with fewer players, no planted errors), so that the day's trend charts have a month of history:
 each earlier day's figures are stored by a run of the daily job of figures only (no charts, no PDFs:
@@ -21,7 +24,8 @@ that keeps `make demo` within its minutes). Running it again for the same day st
 
 import json
 import time
-from datetime import date, timedelta
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
@@ -60,6 +64,15 @@ CANCEL_RATE = 0.004
 HISTORY_DAYS = 29
 HISTORY_SHOES = {"DLX1": 2, "BND1": 1, "CLS1": 2, "MPB1": 2}
 HISTORY_BOUNDLESS_PLAYERS = 40
+# The game server's ids of each table's dealers, who take turns in shifts of SHIFT from the gaming day's
+# start (the day opens two hours in, so the first shift's dealer is the second).
+DEALERS = {
+    "DLX1": ("D-ANA", "D-BEN", "D-CARA"),
+    "BND1": ("D-DIMA", "D-EVA", "D-FINN"),
+    "CLS1": ("D-GINA", "D-HUGO", "D-IDA"),
+    "MPB1": ("D-JON", "D-KAI", "D-LEA"),
+}
+SHIFT = timedelta(hours=2)
 DEMO_CHANGE_REASON = "Demo: the Pair option open as long as the other side options (round 45)."
 
 
@@ -175,6 +188,7 @@ class Command(BaseCommand):
             start=opens,
             wrong_payout_rate=0.0 if quiet else WRONG_PAYOUT_RATE,
             cancel_rate=0.0 if quiet else CANCEL_RATE,
+            dealt_by=dealer_shifts(table.code, day),
         )
         stored = resent = 0
         batch = []
@@ -299,6 +313,13 @@ class Command(BaseCommand):
 
 def _prefix(day: date) -> str:
     return f"{day:%Y%m%d}-"
+
+
+def dealer_shifts(code: str, day: date) -> Callable[[datetime], str]:
+    """Who deals a round opened at a moment of gaming day `day` at table `code`: its dealers in turn,
+    a SHIFT each from the day's start."""
+    starts, dealers = gaming_day(day).starts_at, DEALERS[code]
+    return lambda opened: dealers[(opened - starts) // SHIFT % len(dealers)]
 
 
 def _of_the_day(document: dict, day: date) -> dict:

@@ -1,4 +1,5 @@
-"""python manage.py simulate --game G --shoes N --players P --seed S --out DIR: write simulated rounds."""
+"""python manage.py simulate --game G --shoes N --players P --seed S --out DIR [--dealt-by ID]: write
+simulated rounds."""
 
 import json
 from datetime import UTC, datetime
@@ -6,6 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from blackjack.document import id_problem
 from blackjack.rules import GAMES, preset
 from blackjack.simulate import simulate
 
@@ -36,12 +38,29 @@ class Command(BaseCommand):
             "--wrong-payout-rate", type=_rate, default=0.0, help="fraction of rounds paid wrong"
         )
         parser.add_argument("--cancel-rate", type=_rate, default=0.0, help="fraction of rounds cancelled")
+        parser.add_argument(
+            "--dealt-by", help="who deals every round: the game server's id (default: not said)"
+        )
 
     def handle(
-        self, *args, game, shoes, players, seed, out, table, start, wrong_payout_rate, cancel_rate, **options
+        self,
+        *args,
+        game,
+        shoes,
+        players,
+        seed,
+        out,
+        table,
+        start,
+        wrong_payout_rate,
+        cancel_rate,
+        dealt_by,
+        **options,
     ):
         if shoes < 1 or players < 1:
             raise CommandError("--shoes and --players must be at least 1")
+        if dealt_by is not None and (problem := id_problem(dealt_by)):
+            raise CommandError(f"--dealt-by {problem}")
         if start:
             try:
                 opened = datetime.fromisoformat(start)
@@ -62,6 +81,7 @@ class Command(BaseCommand):
             start=opened,
             wrong_payout_rate=wrong_payout_rate,
             cancel_rate=cancel_rate,
+            dealt_by=dealt_by,
         ):
             (out / f"{document['round_id']}.json").write_text(json.dumps(document, indent=1))
             written += 1
