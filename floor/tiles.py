@@ -19,7 +19,7 @@ from live.selectors import (
 )
 from live.services import last_hour_start
 from tables.models import Table
-from tables.selectors import TableAlert, table_alerts, with_alerts
+from tables.selectors import TableAlert, dealer_on_duty, table_alerts, with_alerts, with_dealers
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,12 @@ class Tile:
 
     @property
     def dealer(self) -> str:
-        return self.table.dealer
+        return dealer_on_duty(self.table).dealer
 
 
 def floor_tiles(moment: Moment) -> list[Tile]:
     """Every table, by code."""
-    tables = with_alerts(Table.objects.using(PRIMARY).order_by("code"))
+    tables = with_dealers(with_alerts(Table.objects.using(PRIMARY).order_by("code")))
     figures = floor_figures(day=moment.day, since=moment.since)
     empty = (Figures(), Figures())
     return [Tile(table, table_alerts(table), *figures.get(table.pk, empty)) for table in tables]
@@ -78,11 +78,11 @@ class TableLive:
 
     @property
     def dealer(self) -> str:
-        return self.table.dealer
+        return dealer_on_duty(self.table).dealer
 
 
 def table_live(table: Table, moment: Moment) -> TableLive:
-    table = with_alerts(Table.objects.using(PRIMARY).filter(pk=table.pk)).get()
+    table = with_dealers(with_alerts(Table.objects.using(PRIMARY).filter(pk=table.pk))).get()
     chart, theoretical = cumulative_rtp(table.pk, "main", day=moment.day)
     return TableLive(
         moment=moment,

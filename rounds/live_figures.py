@@ -34,7 +34,7 @@ def live_place(round_fields: dict, shoe) -> Place:
         day=round_fields["gaming_day"],
         slot=slot_of(round_fields["opened_at"]),
         shoe=shoe.code,
-        dealt_by=round_fields.get("dealt_by", ""),
+        dealt_by=round_fields["dealt_by"],
         configuration_pk=round_fields["configuration_id"] or 0,
     )
 
@@ -45,7 +45,7 @@ def place_of(round_: Round) -> Place:
         day=round_.gaming_day,
         slot=slot_of(round_.opened_at),
         shoe=round_.shoe.code,
-        dealt_by=getattr(round_, "dealt_by", ""),
+        dealt_by=round_.dealt_by,
         configuration_pk=round_.configuration_id or 0,
     )
 

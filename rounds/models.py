@@ -92,6 +92,7 @@ class Round(models.Model):
     dealt_by = models.CharField(
         max_length=64,
         blank=True,
+        default="",
         db_default="",
         help_text="The game server's id of who dealt it; blank: not sent.",
     )

@@ -17,6 +17,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='round',
             name='dealt_by',
-            field=models.CharField(blank=True, db_default='', help_text="The game server's id of who dealt it; blank: not sent.", max_length=64),
+            field=models.CharField(blank=True, db_default='', default='', help_text="The game server's id of who dealt it; blank: not sent.", max_length=64),
         ),
     ]

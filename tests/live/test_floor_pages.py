@@ -22,14 +22,16 @@ __all__ = ["demo"]
 @pytest.fixture
 def played(demo):
     """Two hours of a Boundless shoe at BND1: some rounds in the last hour, some before it."""
+    start = datetime.now(UTC) - timedelta(minutes=100)
     documents = simulate_shoe(
         preset("boundless"),
         table="BND1",
         shoe_id="BND1-FLOOR",
         players=8,
         rng=random.Random(7),
-        start=datetime.now(UTC) - timedelta(minutes=100),
+        start=start,
         cancel_rate=0.05,
+        dealt_by=lambda opened_at: "D-EVA" if opened_at < start + timedelta(minutes=20) else "D-FOX",
     )
     return [ingest(document) for document in documents[:40]]
 
@@ -47,6 +49,9 @@ def test_the_floor_shows_each_table_as_a_tile(client, played):
     tile = html[html.index('id="tile-BND1"') :]
     assert f'<dd class="tile-rounds-hour">{last_hour.count()}</dd>' in tile[: tile.index("</a>")]
     assert 'hx-trigger="every 5s"' in html and "vendor/htmx/htmx.min.js" in html
+    # Who deals: the latest round's dealt_by.
+    latest = Round.objects.filter(table__code="BND1").order_by("-opened_at").first()
+    assert f'<dd class="tile-dealer">{latest.dealt_by}</dd>' in tile[: tile.index("</a>")]
 
 
 def test_the_tiles_alone_for_polling(client, played):
@@ -59,6 +64,7 @@ def test_the_tiles_alone_for_polling(client, played):
 def test_a_tables_live_page(client, played):
     html = signed_in(client, "compliance").get(reverse("floor:table_live", args=["BND1"])).content.decode()
     assert "BND1-FLOOR" in html  # per shoe
+    assert "D-EVA" in html and "D-FOX" in html  # per dealer
     assert "Per bet kind, today" in html and "Main" in html
     assert '<svg class="live-chart"' in html and "<polyline" in html
     assert html.count('hx-trigger="every 5s"') == 1
@@ -82,6 +88,8 @@ def test_the_api_gives_the_figures_the_pages_show(played):
         assert tile["today"]["ggr"] == f"{today.ggr:.2f}"
     live = api.get("/api/floor/BND1/").json()
     assert "BND1-FLOOR" in live["shoes"]
+    assert set(live["dealers"]) == {"D-EVA", "D-FOX"}
+    assert live["dealer"] == Round.objects.filter(table__code="BND1").latest("opened_at").dealt_by
     main = [kind for kind in live["today"]["kinds"] if kind["kind"] == "main"]
     assert main and main[0]["bets"] > 0
     assert set(live["today"]["findings"]) == {"money", "limit", "dealer", "other"}

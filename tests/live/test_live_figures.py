@@ -55,6 +55,7 @@ def boundless_rounds(shoe_id: str, count: int, *, cancel_rate: float = 0.1) -> l
         rng=random.Random(11),
         start=datetime.now(UTC) - timedelta(hours=1),
         cancel_rate=cancel_rate,
+        dealt_by=lambda opened_at: "D-ANA" if opened_at.minute % 20 < 10 else "D-BEN",
     )
     return [ingest(document) for document in documents[:count]]
 
@@ -75,6 +76,10 @@ def test_a_day_of_rounds_is_kept_as_its_recount(demo):
     assert sum(row.wagered for row in rows) == sum(r.wagered for r in played)
     assert sum(row.returned for row in rows) == sum(r.returned for r in played)
     assert {row.slot for row in rows} == {slot_of(r.opened_at) for r in rounds}
+    # Who dealt: each round counted under its dealer.
+    for dealer in ("D-ANA", "D-BEN"):
+        dealt = [r for r in rounds if r.dealt_by == dealer]
+        assert dealt and sum(row.rounds for row in rows if row.dealt_by == dealer) == len(dealt)
 
 
 def test_a_re_settlement_adds_its_adjustments(demo):
