@@ -48,6 +48,7 @@ demo: .venv
 	@echo ""
 	@echo "Pitboss demo: http://$(DEMO_ADDRESS)  (log in with a user printed above, e.g. compliance / compliance-demo)"
 	@echo "Look first at:"
+	@echo "  /floor/                     every table live: a round dealt at each every 15 s while the demo runs (supervisor)"
 	@echo "  /reports/daily/             the day's RTP against theory, with intervals, flags and 30/90-day trends (compliance)"
 	@echo "  /reports/exposure/          side-option liability, hits against the exact odds (compliance)"
 	@echo "  /rounds/?has_findings=true  rounds the engine disagrees with, card by card (compliance)"
@@ -59,8 +60,9 @@ demo: .venv
 	  echo "  http://$(DEMO_ADDRESS)/rules/$$code/  http://$(DEMO_ADDRESS)/rules/$$code/fil/"; done
 	@echo "Running now (manage.py demo_run): the web server, a Celery worker and Celery beat, on kombu's filesystem"
 	@echo "broker (messages are files in var/broker/: no server). A report run (/reports/runs/new/) or a configuration"
-	@echo "proposal goes to the worker, and its page shows the progress. Ctrl-C stops all three."
-	CELERY_BROKER_URL=filesystem:// $(BIN)/python manage.py demo_run --address $(DEMO_ADDRESS)
+	@echo "proposal goes to the worker, and its page shows the progress; beat deals a round at each open table every"
+	@echo "15 s (PITBOSS_DEMO_DEALING), so the floor moves. Ctrl-C stops all three."
+	CELERY_BROKER_URL=filesystem:// PITBOSS_DEMO_DEALING=15 $(BIN)/python manage.py demo_run --address $(DEMO_ADDRESS)
 
 # htmx, vendored into static/ from its npm package (the pages load nothing from the internet); run
 # this only to change its version, then commit the files.

@@ -400,6 +400,15 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 9 * 60},
     },
 }
+# make demo's game servers: a round at every open demo table every this many seconds (demo.tasks);
+# 0, the default, deals nothing.
+PITBOSS_DEMO_DEALING = env_int("PITBOSS_DEMO_DEALING", 0)
+if PITBOSS_DEMO_DEALING:
+    CELERY_BEAT_SCHEDULE["demo-deal"] = {
+        "task": "demo.tasks.demo_deal_task",
+        "schedule": PITBOSS_DEMO_DEALING,
+        "options": {"expires": PITBOSS_DEMO_DEALING},
+    }
 
 # Figures worked out in advance (tables/known_odds.py): files of rule sets and their theoretical RTP,
 # used only while the odds engine is the one that wrote them. `manage.py odds_known` writes the presets'.

@@ -3,7 +3,8 @@ Celery beat on kombu's filesystem broker, all writing one SQLite file. Nothing o
 Redis, no PostgreSQL, whatever DATABASE_URL and CELERY_BROKER_URL say), so these tests always run.
 
 A compliance user starts a daily report run on its page; the request answers at once with the run's
-progress, the worker writes the run to the end, and a SIGINT to the runner stops all three processes.
+progress, the worker writes the run to the end; beat has the worker deal rounds at the open tables
+(the demo's game servers), which the floor shows; and a SIGINT to the runner stops all three processes.
 """
 
 import html
@@ -32,6 +33,7 @@ STARTED = re.compile(r"web server \(pid (\d+)\), worker \(pid (\d+)\), beat \(pi
 # The runner gives its three STOP_SECONDS (20) before it kills them; a worker at rest stops in seconds.
 STOP_TIMEOUT = 30
 RUN_TIMEOUT = 40
+DEALT_TIMEOUT = 30
 # make demo's first steps, in one process: migrate, then seed_demo (its users and tables).
 SEED = (
     "import django; django.setup(); from django.core.management import call_command; "
@@ -68,7 +70,7 @@ def demo(tmp_path, demo_environ):
     subprocess.run(
         [PYTHON, "-c", SEED], cwd=REPO, env=demo_environ, check=True, capture_output=True, timeout=120
     )
-    return tmp_path, demo_environ | {"CELERY_BROKER_URL": "filesystem://"}
+    return tmp_path, demo_environ | {"CELERY_BROKER_URL": "filesystem://", "PITBOSS_DEMO_DEALING": "2"}
 
 
 def _group_alive(pid: int) -> bool:
@@ -187,6 +189,13 @@ def test_a_report_run_is_queued_to_the_worker_and_ctrl_c_stops_all_three(demo):
             f"exposure-2026-03-01-run-{run_id}.pdf",
         ]
         assert "Succeeded" in browser.get(f"/reports/runs/{run_id}/").read().decode()
+
+        # Beat's game servers deal at the open tables every 2 s, through the worker: the floor moves.
+        deadline = time.monotonic() + DEALT_TIMEOUT
+        while not any(tile["today"]["rounds"] for tile in json.load(browser.get("/api/floor/"))["tables"]):
+            assert time.monotonic() < deadline, f"no round dealt:\n{runner.output()}"
+            time.sleep(0.5)
+        assert re.search(r"Task demo\.tasks\.demo_deal_task\[[\w-]+\] succeeded", runner.output())
 
         runner.runner.send_signal(signal.SIGINT)
         assert runner.runner.wait(timeout=STOP_TIMEOUT) == 0, runner.output()
