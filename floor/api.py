@@ -32,8 +32,8 @@ class KindSerializer(serializers.Serializer):
         child=serializers.DecimalField(**RTP), allow_null=True, help_text="95% interval of the observed RTP."
     )
     band = serializers.CharField(
-        help_text='"within": the theoretical RTP lies in the 99% interval of the observed one; "above" or '
-        '"below" it; "" when there is no interval yet.'
+        help_text='"within": the theoretical RTP lies in the 99% interval of the observed one; "high" or '
+        '"low": the whole interval lies above or below it; "" when there is no interval yet.'
     )
     hits = serializers.IntegerField(help_text="Side options: bets the engine found paying a pattern.")
     expected_hits = serializers.FloatField(allow_null=True)

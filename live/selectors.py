@@ -37,11 +37,13 @@ MAIN = "main"
 
 
 class Band:
-    """Where a bet kind's theoretical RTP stands against the 99% interval of its observed RTP."""
+    """A bet kind's observed RTP against its theoretical one: WITHIN when the theoretical RTP lies inside
+    the 99% interval of the observed one; HIGH when the whole interval lies above it (players were
+    returned more than theory allows), LOW when below; UNKNOWN without an interval or a theory."""
 
     WITHIN = "within"
-    ABOVE = "above"  # players are returned less than theory: the observed RTP is below it
-    BELOW = "below"
+    HIGH = "high"
+    LOW = "low"
     UNKNOWN = ""
 
 
@@ -84,9 +86,9 @@ class KindFigures:
         if interval is None or self.theoretical is None:
             return Band.UNKNOWN
         if self.theoretical < interval[0]:
-            return Band.ABOVE
+            return Band.HIGH
         if self.theoretical > interval[1]:
-            return Band.BELOW
+            return Band.LOW
         return Band.WITHIN
 
 
