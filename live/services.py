@@ -38,7 +38,7 @@ KEYS = ["table_id", "day", "slot", "shoe", "dealt_by", "configuration_pk", "kind
 
 
 @dataclass
-class Figures:
+class RowSums:
     """What one row gains (or, for a correction, loses): the columns of LiveFigures added to."""
 
     rounds: int = 0
@@ -58,7 +58,7 @@ class Figures:
     findings_other: int = 0
 
 
-SUMS = [field.name for field in fields(Figures)]
+SUMS = [field.name for field in fields(RowSums)]
 
 
 class KindResult(Protocol):
@@ -70,7 +70,7 @@ class KindResult(Protocol):
     hits: int
 
 
-def live_add(*, place: Place, figures: Mapping[str, Figures]) -> None:
+def live_add(*, place: Place, figures: Mapping[str, RowSums]) -> None:
     """Add `figures` (bet kind, or ROUNDS_ROW, -> what its row gains) at `place`: one statement."""
     where = (place.table_pk, place.day, place.slot, place.shoe, place.dealt_by, place.configuration_pk)
     upsert_add(
@@ -87,9 +87,9 @@ def round_figures(
     players: int,
     findings: Mapping[FindingClass, int],
     kinds: Mapping[str, KindResult],
-) -> dict[str, Figures]:
+) -> dict[str, RowSums]:
     """What a round adds as it is stored: its rounds row, and a row per bet kind if it was played."""
-    rounds = Figures(
+    rounds = RowSums(
         rounds=1,
         cancelled=int(cancelled),
         player_rounds=players,
@@ -105,9 +105,9 @@ def round_figures(
     return {ROUNDS_ROW: rounds, **figures}
 
 
-def played_kind(bets: int, wagered: Decimal, returned: Decimal, hits: int) -> Figures:
+def played_kind(bets: int, wagered: Decimal, returned: Decimal, hits: int) -> RowSums:
     """One bet kind of a played round: a round, its bets, and its moments."""
-    return Figures(
+    return RowSums(
         rounds=1,
         bets=bets,
         hits=hits,
@@ -119,18 +119,18 @@ def played_kind(bets: int, wagered: Decimal, returned: Decimal, hits: int) -> Fi
     )
 
 
-def negated(figures: Figures) -> Figures:
-    return Figures(**{name: -getattr(figures, name) for name in SUMS})
+def negated(figures: RowSums) -> RowSums:
+    return RowSums(**{name: -getattr(figures, name) for name in SUMS})
 
 
-def left_figures(*, kinds: Mapping[str, KindResult], voided: bool) -> dict[str, Figures]:
+def left_figures(*, kinds: Mapping[str, KindResult], voided: bool) -> dict[str, RowSums]:
     """What a played round's leaving takes away (a void, or an incident's refunds before voids
     existed): its kinds' rows, its handle and returns; it counts as voided or cancelled instead."""
     figures = {
         kind: negated(played_kind(sums.bets, sums.wagered, sums.returned, sums.hits))
         for kind, sums in kinds.items()
     }
-    rounds = Figures(voided=int(voided), cancelled=int(not voided))
+    rounds = RowSums(voided=int(voided), cancelled=int(not voided))
     rounds.wagered = sum((row.wagered for row in figures.values()), ZERO)
     rounds.returned = sum((row.returned for row in figures.values()), ZERO)
     return {ROUNDS_ROW: rounds, **figures}
@@ -138,7 +138,7 @@ def left_figures(*, kinds: Mapping[str, KindResult], voided: bool) -> dict[str, 
 
 def adjusted_figures(
     *, kinds: Mapping[str, KindResult], adjustments: Mapping[str, Decimal]
-) -> dict[str, Figures]:
+) -> dict[str, RowSums]:
     """What an approved re-settlement changes: each kind returned its reported returned plus its
     adjustments (`adjustments`: kind -> their sum), and the round's returns with them."""
     figures = {}
@@ -147,7 +147,7 @@ def adjusted_figures(
             continue
         wagered, returned = kinds[kind].wagered, kinds[kind].returned
         corrected = returned + adjustment
-        figures[kind] = Figures(
+        figures[kind] = RowSums(
             returned=adjustment,
             returned_squared=exact_sum(
                 [exact_product(corrected, corrected), -exact_product(returned, returned)]
@@ -155,7 +155,7 @@ def adjusted_figures(
             wagered_returned=exact_product(wagered, adjustment),
         )
     if figures:
-        figures[ROUNDS_ROW] = Figures(returned=sum(adjustments.values(), ZERO))
+        figures[ROUNDS_ROW] = RowSums(returned=sum(adjustments.values(), ZERO))
     return figures
 
 

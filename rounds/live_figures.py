@@ -12,8 +12,8 @@ from django.db import transaction
 from live.models import ROUNDS_ROW, LiveFigures
 from live.services import (
     SUMS,
-    Figures,
     Place,
+    RowSums,
     adjusted_figures,
     left_figures,
     live_add,
@@ -101,7 +101,7 @@ def _adjustments_of(round_: Round) -> dict[str, Decimal]:
 Key = tuple  # (slot, shoe, dealt_by, configuration_pk, kind)
 
 
-def live_recount(*, table_pk: int, day: date) -> dict[Key, Figures]:
+def live_recount(*, table_pk: int, day: date) -> dict[Key, RowSums]:
     """The live figures of a table's gaming day worked out again from its rounds, bets, findings and
     corrections, row by row, without the kept ones."""
     rounds = Round.objects.filter(table_id=table_pk, gaming_day=day).select_related("shoe").defer("document")
@@ -125,7 +125,7 @@ def live_recount(*, table_pk: int, day: date) -> dict[Key, Figures]:
         sums.wagered += wagered
         sums.returned += returned + adjustment_of_bet.get(bet_pk, ZERO)
         sums.hits += bool(pattern)
-    kept: dict[Key, Figures] = {}
+    kept: dict[Key, RowSums] = {}
     for round_ in rounds:
         place = place_of(round_)
         correction = corrections.get(round_.pk)
@@ -141,16 +141,16 @@ def live_recount(*, table_pk: int, day: date) -> dict[Key, Figures]:
             figures[ROUNDS_ROW].cancelled, figures[ROUNDS_ROW].voided = 0, 1
         for kind, row in figures.items():
             key = (place.slot, place.shoe, place.dealt_by, place.configuration_pk, kind)
-            total = kept.setdefault(key, Figures())
+            total = kept.setdefault(key, RowSums())
             for name in SUMS:
                 setattr(total, name, getattr(total, name) + getattr(row, name))
     return kept
 
 
-def live_kept(*, table_pk: int, day: date) -> dict[Key, Figures]:
+def live_kept(*, table_pk: int, day: date) -> dict[Key, RowSums]:
     """The kept live figures of a table's gaming day, as `live_recount` gives them."""
     return {
-        (row["slot"], row["shoe"], row["dealt_by"], row["configuration_pk"], row["kind"]): Figures(
+        (row["slot"], row["shoe"], row["dealt_by"], row["configuration_pk"], row["kind"]): RowSums(
             **{name: row[name] for name in SUMS}
         )
         for row in LiveFigures.objects.filter(table_id=table_pk, day=day).values(

@@ -4,7 +4,7 @@ from django.template.loader import render_to_string
 from core.listing import BadgeColumn
 
 from .models import Table
-from .selectors import table_alerts
+from .selectors import dealer_on_duty, table_alerts
 
 
 class StatusColumn(BadgeColumn):
@@ -20,6 +20,8 @@ class StatusColumn(BadgeColumn):
 
 class TableTable(tables.Table):
     code = tables.Column(linkify=True, attrs={"td": {"class": "code"}})
+    # Who deals now, as the table page says it: its latest round's dealt_by, else the hand-set name.
+    dealer = tables.Column("dealer on duty", empty_values=(), orderable=False)
     status = StatusColumn()
     version = tables.Column(
         "configuration",
@@ -32,6 +34,12 @@ class TableTable(tables.Table):
         fields = ["code", "name", "game", "currency", "studio", "dealer", "status", "version"]
         order_by = "code"
         empty_text = "No table matches."
+
+    def render_dealer(self, record):
+        return dealer_on_duty(record).dealer or "—"
+
+    def value_dealer(self, record):
+        return dealer_on_duty(record).dealer
 
     def render_currency(self, record):
         return record.currency

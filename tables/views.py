@@ -65,7 +65,7 @@ class TableListView(FilteredListView):
     actions = (("tables.add_table", "tables:table_create", "New table"),)
 
     def get_queryset(self):
-        return with_alerts(super().get_queryset())
+        return with_dealers(with_alerts(super().get_queryset()))
 
 
 class TableMixin(LoginRequiredMixin, PermissionRequiredMixin):

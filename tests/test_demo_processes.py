@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from demo.management.commands.demo_run import group_alive
 from tests.benchmarks.support import free_port
 
 REPO = Path(__file__).resolve().parent.parent
@@ -73,14 +74,6 @@ def demo(tmp_path, demo_environ):
     return tmp_path, demo_environ | {"CELERY_BROKER_URL": "filesystem://", "PITBOSS_DEMO_DEALING": "2"}
 
 
-def _group_alive(pid: int) -> bool:
-    try:
-        os.killpg(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 class Demo:
     """The runner, started as make demo starts it, its output in a file."""
 
@@ -120,7 +113,7 @@ class Demo:
     def kill(self) -> None:
         """After a failure: nothing of the demo outlives the test."""
         for pid in self.groups:
-            if _group_alive(pid):
+            if group_alive(pid):
                 os.killpg(pid, signal.SIGKILL)
         if self.runner.poll() is None:
             self.runner.kill()
@@ -199,7 +192,7 @@ def test_a_report_run_is_queued_to_the_worker_and_ctrl_c_stops_all_three(demo):
 
         runner.runner.send_signal(signal.SIGINT)
         assert runner.runner.wait(timeout=STOP_TIMEOUT) == 0, runner.output()
-        assert [pid for pid in groups if _group_alive(pid)] == [], runner.output()
+        assert [pid for pid in groups if group_alive(pid)] == [], runner.output()
     finally:
         runner.kill()
     with closing(sqlite3.connect(folder / "demo.sqlite3")) as database:
@@ -217,6 +210,6 @@ def test_when_one_process_ends_the_runner_stops_the_others_and_fails(tmp_path, d
             groups = runner.wait_for_pids()
             assert runner.runner.wait(timeout=STOP_TIMEOUT) == 1, runner.output()
             assert "The web server stopped (exit status" in runner.output()
-            assert [pid for pid in groups if _group_alive(pid)] == [], runner.output()
+            assert [pid for pid in groups if group_alive(pid)] == [], runner.output()
         finally:
             runner.kill()

@@ -14,6 +14,12 @@
     (`json.loads` with the same float and constant hooks), alternated in the same run: the ratio,
     and the milliseconds the check adds against (a)'s median ingest of such a round.
 
+(d) what keeping the live figures (live; issue 48) costs ingest: the time of working out a round's
+    rows (`round_figures`) and writing them (`live_add`, one statement), against the whole ingest of
+    the same rounds, for 7-player Deluxe rounds and for (a)'s 5,000-player Boundless rounds. Goal:
+    5% or less of a round's ingest. (Before/after the feature, from alternating runs of two
+    checkouts: BENCHMARKS.md.)
+
 It works in its own scratch database (Django's test database creation, named
 <database>_bench_ingest), dropped at the end.
 """
@@ -46,6 +52,7 @@ def main():
         ingest_median = _bench_round_ingest()
         _bench_api_against_copy(database)
         _bench_json_reading(ingest_median)
+        _bench_live_figures_share()
 
 
 def _prepare():
@@ -304,3 +311,67 @@ def _post(base: str, token: str, body: bytes, expected: int = 1) -> None:
     with urllib.request.urlopen(request, timeout=120) as response:
         answer = json.load(response)
     assert answer["stored"] == expected, answer
+
+
+LIVE_GOAL = 0.05
+LIVE_SMALL_ROUNDS = sized(60, 10)
+LIVE_BIG_ROUNDS = sized(4, 2)
+
+
+def _bench_live_figures_share():
+    import random
+
+    from blackjack.rules import preset
+    from blackjack.simulate import simulate_shoe
+    from rounds.ingest import round_ingest, store
+
+    small = simulate_shoe(
+        preset("deluxe"),
+        table="DLX1",
+        shoe_id="DLX1-LIVE-SHARE",
+        players=7,
+        rng=random.Random(48),
+        start=datetime(2026, 11, 28, 9, tzinfo=UTC),
+    )[:LIVE_SMALL_ROUNDS]
+    big = [_renamed(document, "LIVE-") for document in _rounds(PLAYERS, LIVE_BIG_ROUNDS, seed=2048)]
+    spent = []
+    # Timed where ingest calls them (rounds.ingest.store), then put back.
+    working, writing = store.round_figures, store.live_add
+
+    def timed(function):
+        def call(**kwargs):
+            started = time.perf_counter()
+            result = function(**kwargs)
+            spent.append(time.perf_counter() - started)
+            return result
+
+        return call
+
+    store.round_figures, store.live_add = timed(working), timed(writing)
+    try:
+        print("(d) keeping the live figures, as a share of ingest:")
+        for name, documents in (("7-player Deluxe", small), (f"{PLAYERS:,}-player Boundless", big)):
+            spent.clear()
+            started = time.perf_counter()
+            for document in documents:
+                round_ingest(document=json.loads(json.dumps(document)))
+            whole = time.perf_counter() - started
+            share = sum(spent) / whole
+            print(
+                f"      {len(documents)} {name} rounds: {whole / len(documents) * 1000:.2f} ms a round, "
+                f"of which the live figures {sum(spent) / len(documents) * 1000:.3f} ms = {share:.1%} "
+                f"(goal <= {LIVE_GOAL:.0%}: {'met' if share <= LIVE_GOAL else 'NOT met'})",
+                flush=True,
+            )
+    finally:
+        store.round_figures, store.live_add = working, writing
+
+
+def _renamed(document: dict, prefix: str) -> dict:
+    """The round under new round, shoe and bet ids: (a) stored the simulator's."""
+    document = json.loads(json.dumps(document))
+    document["round_id"] = prefix + document["round_id"]
+    document["shoe"] = prefix + document["shoe"]
+    for bet in document["bets"]:
+        bet["bet_id"] = prefix + bet["bet_id"]
+    return document

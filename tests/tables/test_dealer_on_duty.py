@@ -125,3 +125,16 @@ def test_the_latest_round_is_read_from_the_tables_index_newest_played_first(tabl
     assert not any(
         line.strip().startswith(("->  Sort", "->  Incremental Sort")) for line in plan.splitlines()
     )
+
+
+def test_the_tables_list_says_who_is_on_duty_as_the_table_page_does(tables):
+    deal("-L1", "D-ZED", minutes=5)
+    client = Client()
+    client.force_login(demo_user("supervisor"))
+    html = client.get("/tables/").content.decode()
+    row = html.split('href="/tables/DLX1/"', 1)[1].split("</tr>", 1)[0]
+    assert "D-ZED" in row and "Maria by hand" not in row
+    row = html.split('href="/tables/CLS1/"', 1)[1].split("</tr>", 1)[0]
+    assert "Jonas by hand" in row  # no round yet: the hand-set name
+    export = b"".join(client.get("/tables/?_export=csv").streaming_content).decode()
+    assert "D-ZED" in export

@@ -29,7 +29,7 @@ POLL_SECONDS = 0.2
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-def _group_alive(pid: int) -> bool:
+def group_alive(pid: int) -> bool:
     try:
         os.killpg(pid, 0)
     except ProcessLookupError:
@@ -132,6 +132,6 @@ class Command(BaseCommand):
             if process.poll() is None:
                 self.stderr.write(f"The {name} did not stop in time; killing it.")
             # A leader gone may leave members behind (a worker's pool processes): the group goes too.
-            if _group_alive(process.pid):
+            if group_alive(process.pid):
                 _signal_group(process.pid, signal.SIGKILL)
             process.wait()
