@@ -16,6 +16,7 @@ from django.db.models import Max, Sum
 
 from blackjack.rules import BET_KINDS, SIDE_OPTION_KINDS, kind_label
 from core.rtp_stats import (
+    MOMENT_SUMS,
     Z95,
     Z99,
     RoundMoments,
@@ -139,6 +140,11 @@ def _theory(configuration_pks: Iterable[int]) -> dict[int, dict]:
     return dict(known.values_list("configuration_id", "figures"))
 
 
+def _moments(row: dict) -> RoundMoments:
+    """A summed row's moments, exactly (SQLite sums decimals as floats)."""
+    return RoundMoments(row["rounds"], *(exact(row[name]) for name in MOMENT_SUMS))
+
+
 def _kind_figures(kind: str, per_version: dict[int, dict], theory: dict[int, dict]) -> KindFigures:
     moments = RoundMoments()
     bets = hits = 0
@@ -146,11 +152,7 @@ def _kind_figures(kind: str, per_version: dict[int, dict], theory: dict[int, dic
     theoretical_known = True
     expected = 0.0
     for configuration_pk, row in per_version.items():
-        moments += RoundMoments(
-            row["rounds"],
-            *(exact(row[name]) for name in ("wagered", "returned", "wagered_squared", "returned_squared")),
-            exact(row["wagered_returned"]),
-        )
+        moments += _moments(row)
         bets += row["bets"]
         hits += row["hits"]
         figures = theory.get(configuration_pk) or {}
@@ -280,11 +282,7 @@ def cumulative_rtp(table_pk: int, kind: str, *, day: date) -> tuple[list[ChartPo
     points, moments = [], RoundMoments()
     per_version: dict[int, dict] = {}
     for row in rows:
-        moments += RoundMoments(
-            row["rounds"],
-            *(exact(row[name]) for name in ("wagered", "returned", "wagered_squared", "returned_squared")),
-            exact(row["wagered_returned"]),
-        )
+        moments += _moments(row)
         running = per_version.setdefault(row["configuration_pk"], dict.fromkeys(SUMS, 0))
         for name in SUMS:
             running[name] += row[name] if isinstance(row[name], int) else exact(row[name])
