@@ -324,6 +324,7 @@ def _bench_live_figures_share():
     from blackjack.rules import preset
     from blackjack.simulate import simulate_shoe
     from rounds.ingest import round_ingest, store
+    from tests.rounds.corrections_support import renamed
 
     small = simulate_shoe(
         preset("deluxe"),
@@ -333,7 +334,8 @@ def _bench_live_figures_share():
         rng=random.Random(48),
         start=datetime(2026, 11, 28, 9, tzinfo=UTC),
     )[:LIVE_SMALL_ROUNDS]
-    big = [_renamed(document, "LIVE-") for document in _rounds(PLAYERS, LIVE_BIG_ROUNDS, seed=2048)]
+    # Under new ids: (a) stored the simulator's.
+    big = [renamed(document, "-LIVE") for document in _rounds(PLAYERS, LIVE_BIG_ROUNDS, seed=2048)]
     spent = []
     # Timed where ingest calls them (rounds.ingest.store), then put back.
     working, writing = store.round_figures, store.live_add
@@ -365,13 +367,3 @@ def _bench_live_figures_share():
             )
     finally:
         store.round_figures, store.live_add = working, writing
-
-
-def _renamed(document: dict, prefix: str) -> dict:
-    """The round under new round, shoe and bet ids: (a) stored the simulator's."""
-    document = json.loads(json.dumps(document))
-    document["round_id"] = prefix + document["round_id"]
-    document["shoe"] = prefix + document["shoe"]
-    for bet in document["bets"]:
-        bet["bet_id"] = prefix + bet["bet_id"]
-    return document
