@@ -8,7 +8,8 @@ roles, and sees the queues of each):
   (`tables.add_tablestatuschange`), re-settlements (`rounds.decide_resettlement`) and voids
   (`rounds.decide_void`) awaiting a decision, configuration proposals
   (`tables.decide_tableconfiguration`);
-- compliance: rounds with findings not yet reviewed, by table and gaming day (`rounds.review_round`);
+- compliance: rounds with findings to review (all but limit breaches) not yet signed off, by table and
+  gaming day (`rounds.review_round`);
 - whoever may run the daily job (`reports.run_report`): today's runs and the stale reports;
 - customer service: players with limit breaches in the last 7 days (`limits.add_personallimit`).
 
@@ -27,7 +28,7 @@ from django.utils import timezone
 from core.gaming_day import gaming_day, gaming_day_of
 from reports.models import ReportRun
 from reports.records import current_runs
-from rounds.choices import IncidentStatus, ProposalStatus
+from rounds.choices import REVIEWED_CLASSES, IncidentStatus, ProposalStatus, codes_of_classes
 from rounds.models import Finding, Incident, Resettlement, Round, RoundCorrection, Void
 from tables.choices import ConfigurationStatus, TableStatus
 from tables.models import Table, TableConfiguration
@@ -39,7 +40,7 @@ BREACH_DAYS = 7
 def url(name: str, *args, **query) -> str:
     """The URL of `name`, with `query` as its filter (a list's GET parameters)."""
     path = reverse(name, args=args)
-    return f"{path}?{urlencode(query)}" if query else path
+    return f"{path}?{urlencode(query, doseq=True)}" if query else path
 
 
 @dataclass(frozen=True)
@@ -176,11 +177,16 @@ def configuration_proposals() -> Queue:
 
 
 def rounds_to_review() -> Queue:
-    """Rounds with findings not signed off, by table and gaming day, latest day first: the round
-    list's own filters (rounds.filtersets.RoundFilterSet: has_findings, reviewed, table, day)."""
-    pending = {"has_findings": "true", "reviewed": "false"}
+    """Rounds with a finding compliance reviews (every class but limit breaches: those go to customer
+    service's queue, by player) not signed off, by table and gaming day, latest day first: the round
+    list's own filters (rounds.filtersets.RoundFilterSet: finding_class, reviewed, table, day)."""
+    pending = {"finding_class": [value.value for value in REVIEWED_CLASSES], "reviewed": "false"}
+    reviewed_finding = Finding.objects.filter(
+        round=OuterRef("pk"), gaming_day=OuterRef("gaming_day"), code__in=codes_of_classes(REVIEWED_CLASSES)
+    )
     rows = list(
         Round.objects.filter(finding_count__gt=0, reviewed_at__isnull=True)
+        .filter(Exists(reviewed_finding))
         .values("table__code", "gaming_day")
         .annotate(count=Count("pk"))
         .order_by("-gaming_day", "table__code")
@@ -190,7 +196,7 @@ def rounds_to_review() -> Queue:
         title="Rounds to review",
         count=sum(row["count"] for row in rows),
         url=url("rounds:round_list", **pending),
-        noun="with findings, not reviewed",
+        noun="with findings to review, not signed off",
         items=[
             Item(
                 f"{row['table__code']} · {row['gaming_day']:%Y-%m-%d}",

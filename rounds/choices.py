@@ -81,3 +81,12 @@ _CLASS_OF_CODE = {code: finding_class for finding_class, codes in FINDING_CLASSE
 def finding_class(code: str) -> FindingClass:
     """The floor's class of a finding's code."""
     return _CLASS_OF_CODE.get(code, FindingClass.OTHER)
+
+
+def codes_of_classes(classes) -> list[str]:
+    """Every finding code of the given classes."""
+    return [code for code in FindingCode.values if finding_class(code) in classes]
+
+
+# What compliance reviews: every finding but a limit breach, which customer service follows up by player.
+REVIEWED_CLASSES = [FindingClass.MONEY, FindingClass.DEALER, FindingClass.OTHER]

@@ -7,9 +7,17 @@ from django.db.models import Exists, F, OuterRef, Q
 from blackjack.rules import BET_KIND_LABELS
 from core.filters import UtcDateTimeFilter
 from core.templatetags.pitboss import zoned_label
+from live.choices import FindingClass
 from tables.choices import Game
 
-from .choices import FindingCode, IncidentKind, IncidentStatus, ProposalStatus, RoundStatus
+from .choices import (
+    FindingCode,
+    IncidentKind,
+    IncidentStatus,
+    ProposalStatus,
+    RoundStatus,
+    codes_of_classes,
+)
 from .models import Bet, Finding, Incident, Refund, Resettlement, Round, Void
 from .outcome import RoundOutcome, outcome_q
 from .selectors import breached_limit
@@ -46,6 +54,9 @@ class RoundFilterSet(django_filters.FilterSet):
     dealt_by = django_filters.CharFilter(label="Dealt by", help_text="The game server's id of who dealt.")
     has_findings = django_filters.BooleanFilter(method="by_findings", label="Has findings")
     finding = django_filters.MultipleChoiceFilter(method="by_finding_code", choices=FindingCode.choices)
+    finding_class = django_filters.MultipleChoiceFilter(
+        method="by_finding_class", choices=FindingClass.choices, label="Finding class"
+    )
     reviewed = django_filters.BooleanFilter(field_name="reviewed_at", lookup_expr="isnull", exclude=True)
 
     class Meta:
@@ -74,6 +85,9 @@ class RoundFilterSet(django_filters.FilterSet):
 
     def by_findings(self, queryset, name, value):
         return queryset.filter(finding_count__gt=0) if value else queryset.filter(finding_count=0)
+
+    def by_finding_class(self, queryset, name, value):
+        return self.by_finding_code(queryset, name, codes_of_classes(value))
 
     def by_finding_code(self, queryset, name, value):
         return queryset.filter(

@@ -151,11 +151,12 @@ def test_compliance_sees_the_rounds_to_review_by_table_and_day(client, work):
     assert list(shown) == ["review", "runs", "stale"]
     review = shown["review"]
     # The two rounds still wrongly paid and one re-settled: none signed off (a breach's round too).
-    assert review.url == "/rounds/?has_findings=true&reviewed=false"
+    pending = "finding_class=money&finding_class=dealer&finding_class=other&reviewed=false"
+    assert review.url == f"/rounds/?{pending}"
     by_day = {item.label: item for item in review.items}
     dlx = by_day[f"DLX1 · {DAY}"]
     assert dlx.count == 3
-    assert dlx.url == f"/rounds/?table=DLX1&day={DAY}&has_findings=true&reviewed=false"
+    assert dlx.url == f"/rounds/?table=DLX1&day={DAY}&{pending}"
     assert review.count == sum(item.count for item in review.items)
     listed = client.get(dlx.url).content.decode()
     assert all(f"DLX1-S0412-023{suffix}" in listed for suffix in ("-W", "-V", "-R"))
@@ -186,3 +187,20 @@ def test_each_queue_is_one_query_however_much_it_holds(client, work, django_asse
         services.void_propose(round_=wrongly_paid(suffix), proposed_by=second_supervisor(), reason="again")
     with django_assert_max_num_queries(len(few.captured_queries)):
         client.get(reverse("home"))
+
+
+def test_a_round_whose_only_findings_are_limit_breaches_is_customer_services_not_compliances(client, work):
+    # The Deluxe fixture with seat 2's player (15.00 on the main bet) the one whose own limit is 10.00.
+    document = renamed(round_document("deluxe-split-double-play-behind"), "-L")
+    for part in document["spots"] + document["bets"]:
+        if part["player"] == "P7101":
+            part["player"] = "PDLX10002"
+    breached = ingest(document)
+    assert set(breached.findings.values_list("code", flat=True)) == {"limit_breached"}
+    review = queues(client, "compliance")["review"]
+    listed = client.get(review.url).content.decode()
+    assert "DLX1-S0412-023-W" in listed and "DLX1-S0412-023-L" not in listed
+    assert [item.label for item in queues(client, "customer-service")["breaches"].items] == ["PDLX10002"]
+    # The list's filter by class finds it among the limit breaches.
+    client.force_login(demo_user("compliance"))
+    assert "DLX1-S0412-023-L" in client.get("/rounds/?finding_class=limit").content.decode()

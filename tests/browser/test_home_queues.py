@@ -57,6 +57,11 @@ def test_compliance_follows_a_table_days_rounds_to_review(page, work):
     assert page.locator("#queue-incidents").count() == 0  # the supervisor's queue
     screenshot(page, "home-compliance")
     page.click(f"#queue-review a:has-text('DLX1 · {DAY}')")
-    page.wait_for_url(re.compile(rf"/rounds/\?table=DLX1&day={DAY}&has_findings=true&reviewed=false$"))
+    page.wait_for_url(
+        re.compile(
+            rf"/rounds/\?table=DLX1&day={DAY}&finding_class=money&finding_class=dealer&finding_class=other"
+            r"&reviewed=false$"
+        )
+    )
     main = page.locator("main").inner_text()
     assert "DLX1-S0412-023-W" in main and "DLX1-S0412-023-2" in main
