@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
+from functools import cached_property
 
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Max, Sum
@@ -76,12 +77,12 @@ class KindFigures:
     def rtp(self) -> Decimal | None:
         return rtp(self.returned / self.wagered * 100) if self.wagered else None
 
-    @property
+    @cached_property
     def interval95(self) -> tuple[Decimal, Decimal] | None:
         interval = rtp_interval(self.moments, Z95, interval_method(self.kind))
         return None if interval is None else (rtp(interval[0]), rtp(interval[1]))
 
-    @property
+    @cached_property
     def band(self) -> str:
         interval = rtp_interval(self.moments, Z99, interval_method(self.kind))
         if interval is None or self.theoretical is None:

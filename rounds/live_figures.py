@@ -3,7 +3,6 @@ changes in them, and a recount of a table's day from its rounds, bets, findings 
 which `manage.py live_figures_rebuild` writes and the tests hold the kept figures to."""
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
@@ -23,44 +22,30 @@ from live.services import (
 
 from .choices import CorrectionKind, ProposalStatus, RoundStatus, finding_class
 from .models import Adjustment, Bet, Finding, Round, RoundCorrection
+from .totals import KindSums
 
 ZERO = Decimal(0)
 
 
-def live_place(round_fields: dict, shoe) -> Place:
-    """Where the round of `round_fields` (as ingest writes them) is counted."""
-    return Place(
-        table_pk=round_fields["table_id"],
-        day=round_fields["gaming_day"],
-        slot=slot_of(round_fields["opened_at"]),
-        shoe=shoe.code,
-        dealt_by=round_fields["dealt_by"],
-        configuration_pk=round_fields["configuration_id"] or 0,
-    )
+def live_place(*, table_pk: int, day: date, opened_at, shoe: str, dealt_by: str, configuration_pk) -> Place:
+    """Where a round is counted: ingest names it from the round it writes, a correction from the round."""
+    return Place(table_pk, day, slot_of(opened_at), shoe, dealt_by, configuration_pk or 0)
 
 
 def place_of(round_: Round) -> Place:
-    return Place(
+    return live_place(
         table_pk=round_.table_id,
         day=round_.gaming_day,
-        slot=slot_of(round_.opened_at),
+        opened_at=round_.opened_at,
         shoe=round_.shoe.code,
         dealt_by=round_.dealt_by,
-        configuration_pk=round_.configuration_id or 0,
+        configuration_pk=round_.configuration_id,
     )
 
 
-@dataclass
-class KindBets:
-    bets: int = 0
-    wagered: Decimal = ZERO
-    returned: Decimal = ZERO
-    hits: int = 0
-
-
-def kinds_of(round_: Round) -> dict[str, KindBets]:
+def kinds_of(round_: Round) -> dict[str, KindSums]:
     """A stored round's bets per kind, as ingest summed them."""
-    kinds: dict[str, KindBets] = defaultdict(KindBets)
+    kinds: dict[str, KindSums] = defaultdict(KindSums)
     for kind, wagered, returned, pattern in Bet.objects.of_round(round_).values_list(
         "kind", "wagered", "returned", "computed_pattern"
     ):
@@ -116,7 +101,7 @@ def live_recount(*, table_pk: int, day: date) -> dict[Key, RowSums]:
             bet__round__in=rounds, gaming_day=day, resettlement__status=ProposalStatus.APPROVED
         ).values_list("bet_id", "amount")
     )
-    kinds: dict[int, dict[str, KindBets]] = defaultdict(lambda: defaultdict(KindBets))
+    kinds: dict[int, dict[str, KindSums]] = defaultdict(lambda: defaultdict(KindSums))
     for round_pk, bet_pk, kind, wagered, returned, pattern in Bet.objects.filter(
         round__in=rounds, gaming_day=day
     ).values_list("round_id", "id", "kind", "wagered", "returned", "computed_pattern"):

@@ -269,7 +269,14 @@ def _store(item: Prepared, shoe: Shoe, day: date) -> Round:
             hits=hits,
         )
     live_add(
-        place=live_place(round_fields, shoe),
+        place=live_place(
+            table_pk=table.pk,
+            day=day,
+            opened_at=record.opened_at,
+            shoe=shoe.code,
+            dealt_by=record.dealt_by,
+            configuration_pk=round_fields["configuration_id"],
+        ),
         figures=round_figures(
             cancelled=record.cancelled,
             players=len(player_ids),
