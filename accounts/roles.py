@@ -1,7 +1,9 @@
 """The three roles as groups, and what each may do.
 
-Supervisor: tables, table limits, incidents; reads rounds and players. Compliance: reads
-everything, reviews rounds, reports; changes nothing of tables or limits. Customer service:
+Supervisor: tables, table limits, incidents, silences and monitor thresholds; reads rounds and
+players. Compliance: reads everything, reviews rounds, reports, approves a less sensitive threshold,
+marks a game fault reportable; changes nothing of tables or limits. Both own alerts (acknowledge,
+claim, resolve). Customer service:
 players, personal limits, play records (a round only through a player's: rounds.access); nothing of
 tables. Game server: an account for machines
 that check limits and send rounds.
@@ -44,6 +46,11 @@ _VIEW_ALL = [
     "rounds.view_voidline",
     "rounds.view_roundcorrection",
     "live.view_livefigures",  # the floor and each table's live page
+    "alerts.view_alert",
+    "alerts.view_silence",
+    "alerts.view_threshold",
+    "alerts.view_reportablefault",
+    "alerts.change_alert",  # acknowledge, claim, resolve
 ]
 # The daily reports: their figures, runs and PDFs (compliance and supervisors).
 _REPORTS = [
@@ -72,8 +79,18 @@ ROLE_PERMISSIONS = {
         "rounds.decide_resettlement",
         "rounds.propose_void",
         "rounds.decide_void",
+        "alerts.add_silence",
+        "alerts.change_silence",  # end a silence early
+        "alerts.add_threshold",
     ],
-    COMPLIANCE: _VIEW_ALL + _REPORTS + ["rounds.review_round", "rounds.add_resettlement"],
+    COMPLIANCE: _VIEW_ALL
+    + _REPORTS
+    + [
+        "rounds.review_round",
+        "rounds.add_resettlement",
+        "alerts.approve_threshold",
+        "alerts.add_reportablefault",
+    ],
     CUSTOMER_SERVICE: [
         "limits.view_player",
         "limits.add_player",

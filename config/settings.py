@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "demo",
     "archive",  # archive (issue 21)
     "floor",  # the live floor and each table's live page
+    "alerts",  # the monitors, their alerts, silences, thresholds and reportable faults
     "portal",  # the home page, search, error pages and navigation
 ]
 
@@ -249,6 +250,8 @@ PITBOSS_ROUND_CLOCK_TOLERANCE = timedelta(minutes=env_int("PITBOSS_ROUND_CLOCK_T
 # A proposed configuration version is flagged where a bet kind's theoretical RTP would fall below this
 # (percent), as it is where it falls more than 1 percentage point (tables/proposals.py).
 PITBOSS_RTP_FLOOR_PERCENT = env_percent("PITBOSS_RTP_FLOOR_PERCENT", "90")
+# An alert below critical not acknowledged within this many minutes escalates (alerts.services).
+PITBOSS_ALERT_ACKNOWLEDGE_MINUTES = env_int("PITBOSS_ALERT_ACKNOWLEDGE_MINUTES", 15, minimum=1)
 # The public rule sheets (pages, PDFs and GET /api/tables/<code>/rules/, together) answer each client
 # address (as sign-in throttling reads it, behind PITBOSS_TRUSTED_PROXIES) this many requests a minute;
 # more get 429 with Retry-After (sheets/throttle.py). 0: no limit.
@@ -394,6 +397,17 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Configuration versions without figures of the odds engine's present method (after a change of
     # method, or a task lost with a broker outage): worked out, a few minutes' worth per run.
+    # The monitors read what arrived since their last run; unacknowledged alerts escalate.
+    "alerts-monitors": {
+        "task": "alerts.tasks.monitors_run_task",
+        "schedule": 60,
+        "options": {"expires": 55},
+    },
+    "alerts-escalate": {
+        "task": "alerts.tasks.alerts_escalate_task",
+        "schedule": 60,
+        "options": {"expires": 55},
+    },
     "configuration-odds-refresh": {
         "task": "tables.tasks.configuration_odds_refresh",
         "schedule": 10 * 60,
