@@ -91,6 +91,15 @@ def monitors_run(now: datetime | None = None) -> list[Alert]:
 # --- rounds as they arrive -----------------------------------------------------------------------
 
 
+def monitors_start_after_latest() -> int:
+    """The round monitors' cursor past every round stored: rounds loaded in bulk (a backfill, the
+    demo's simulated day) did not arrive live, and their arrival says nothing of a game server's lag
+    now. Returns the round it now stands at."""
+    latest = Round.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    MonitorCursor.objects.update_or_create(name=CURSOR, defaults={"round_pk": latest})
+    return latest
+
+
 def rounds_read(run: Run) -> bool:
     """The next batch of arrived rounds through the round monitors; False when none was left."""
     with transaction.atomic():

@@ -4,7 +4,9 @@ runs (make demo: Celery beat calls it every PITBOSS_DEMO_DEALING seconds; off el
 
 Each table deals today's shoes in turn (`<day>-LIVE-<table>-<n>`): a shoe is simulated again from
 its number (the same seed deals the same cards), the next of its rounds is taken, and its times are
-moved to now. Who deals follows the demo day's shifts."""
+moved to now. Who deals follows the demo day's shifts. At CLS1 the dealer on duty slips now and then
+(SLIPS: one card too many for the dealer, every SLIP_EVERY-th round of a shoe), so that the floor's
+dealer-findings monitor has something to find within minutes of `make demo`."""
 
 import json
 import random
@@ -22,6 +24,9 @@ from .management.commands.demo_day import PLAYERS, dealer_shifts
 
 LIVE_BOUNDLESS_PLAYERS = 60  # fewer than the demo day's 300: a round every few seconds on a laptop
 ROUND_SECONDS = 40  # how long a round lasts, as the round says
+SLIPS = {"CLS1"}
+SLIP_EVERY = 6
+SLIP_CARD = "2C"
 
 
 def demo_deal(now: datetime) -> list[Round]:
@@ -63,4 +68,6 @@ def _played_now(document: dict, now: datetime) -> dict:
     document["opened_at"] = (now - timedelta(seconds=ROUND_SECONDS)).isoformat().replace("+00:00", "Z")
     document["closed_at"] = now.isoformat().replace("+00:00", "Z")
     document["dealt_by"] = dealer_shifts(document["table"], gaming_day_of(now))(now)
+    if document["table"] in SLIPS and document["number"] % SLIP_EVERY == 0:
+        document["dealer"].append(SLIP_CARD)
     return document

@@ -13,6 +13,8 @@ round 45 of the shoe, as its other options are); a second approves it once its o
 is in force from the approval on (never in the past, so after the simulated day). Players that
 seed_demo gave a lower personal maximum bet above it: those bets are breached limits.
 
+The monitors (alerts) start after the day's rounds, which were loaded at once rather than live.
+
 Every table's rounds say who dealt them (`dealt_by`): a few dealers a table, taking turns in shifts of
 two hours of the gaming day, so that the table page's dealer on duty follows the latest round.
 
@@ -30,6 +32,7 @@ from datetime import date, datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from alerts.monitors import monitors_start_after_latest
 from blackjack.simulate import simulate
 from core.gaming_day import gaming_day, last_closed_gaming_day
 from reports.models import ReportChart, ReportDocument, ReportRun, RunTrigger
@@ -119,6 +122,8 @@ class Command(BaseCommand):
         self.resettle_one_wrong_payout(day, users["compliance"], users["supervisor"])
         self.stdout.write(f"Simulated and ingested in {time.perf_counter() - started:.1f} s")
         self.configuration_change(tables["BND1"], users["supervisor"], users["supervisor-2"])
+        # The day was loaded in one go, not live: the monitors watch the rounds dealt from now on.
+        monitors_start_after_latest()
         self.daily_job(day)
 
     def configuration_change(self, table: Table, supervisor, second_supervisor) -> None:
