@@ -11,16 +11,20 @@ or a split. `dealt_by`, when given, names who deals: one id for every round, or 
 round's opening time (dealers' shifts). The dealer draws by `dealer.must_draw` and every bet is priced by
 `settle.Payouts`, as the replay does. Everything random comes from the `random.Random` given, so a
 seed fixes the documents.
+
+`removed_per_deck` deals a shoe with cards taken out (a game that deals unfairly while paying correctly,
+for the RTP drift monitor's benchmark): {"5": 4} deals a shoe with no 5, {"4": 1} one without the 4 of
+spades of each deck. The documents still replay clean: no card appears more often than the decks hold.
 """
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from functools import lru_cache
 
 from . import options
-from .cards import CARD_VALUE, shuffled_shoe
+from .cards import CARD_VALUE, RANKS, SUITS, new_shoe
 from .dealer import must_draw
 from .hand import hand_total, is_natural
 from .play import PlayedHand
@@ -69,13 +73,29 @@ def _iso(moment: datetime) -> str:
 # --- the shoe ------------------------------------------------------------------------------
 
 
+def shoe_cards(decks: int, removed_per_deck: Mapping[str, int] | None = None) -> list[str]:
+    """The cards of a shoe of `decks` decks, unshuffled, with `removed_per_deck[rank]` cards of each rank
+    taken out of every deck (suits in the order of `cards.SUITS`: {"4": 2} takes the 4 of spades and
+    of hearts)."""
+    if not removed_per_deck:
+        return new_shoe(decks)
+    for rank, count in removed_per_deck.items():
+        if rank not in RANKS or not 0 <= count <= len(SUITS):
+            raise ValueError(f"removed_per_deck: {rank!r}: {count!r} is not a rank and 0 to 4 cards")
+    removed = {rank + suit for rank, count in removed_per_deck.items() for suit in SUITS[:count]}
+    return [card for card in new_shoe(decks) if card not in removed]
+
+
 class _Shoe:
     """A shuffled shoe after the burn, with the cut card at `penetration` of the full shoe."""
 
     __slots__ = ("cards", "position", "cut_at")
 
-    def __init__(self, rules: RuleSet, rng: random.Random, penetration: float):
-        self.cards = shuffled_shoe(rules.decks, rng)
+    def __init__(
+        self, rules: RuleSet, rng: random.Random, penetration: float, removed_per_deck: Mapping | None
+    ):
+        self.cards = shoe_cards(rules.decks, removed_per_deck)
+        rng.shuffle(self.cards)  # as cards.shuffled_shoe does
         self.cut_at = int(len(self.cards) * penetration)
         # The first card is revealed and discarded with as many more cards as its value.
         self.position = 1 + CARD_VALUE[self.cards[0]]
@@ -133,6 +153,7 @@ class _ShoeSimulation:
         wrong_payout_rate: float,
         cancel_rate: float,
         dealt_by: DealtBy = None,
+        removed_per_deck: Mapping[str, int] | None = None,
     ):
         if not 0 < penetration <= 0.9:
             raise ValueError("penetration must be above 0 and at most 0.9")
@@ -148,7 +169,7 @@ class _ShoeSimulation:
         self.dealt_by = dealt_by
         self.pool = [f"P{table}{n:04d}" for n in range(1, players + 1)]
         self.player = SimulatedPlayer(rules, rng)
-        self.shoe = _Shoe(rules, rng, penetration)
+        self.shoe = _Shoe(rules, rng, penetration, removed_per_deck)
         self._played: dict[tuple, list[PlayedHand]] = {}  # this round's distinct played hands
 
     def rounds(self) -> Iterator[dict]:
@@ -515,6 +536,7 @@ def simulate_shoe(
     wrong_payout_rate: float = 0.0,
     cancel_rate: float = 0.0,
     dealt_by: DealtBy = None,
+    removed_per_deck: Mapping[str, int] | None = None,
 ) -> list[dict]:
     """Every round of one shoe, from the shuffle to the round during which the cut card comes out."""
     simulation = _ShoeSimulation(
@@ -528,6 +550,7 @@ def simulate_shoe(
         wrong_payout_rate=wrong_payout_rate,
         cancel_rate=cancel_rate,
         dealt_by=dealt_by,
+        removed_per_deck=removed_per_deck,
     ).rounds()
     return list(simulation)
 
@@ -543,7 +566,8 @@ def simulate(
     **options,
 ) -> Iterator[dict]:
     """The rounds of `shoes` consecutive shoes at `table`; the same seed gives the same documents."""
-    unknown = set(options) - {"penetration", "wrong_payout_rate", "cancel_rate", "dealt_by"}
+    known = {"penetration", "wrong_payout_rate", "cancel_rate", "dealt_by", "removed_per_deck"}
+    unknown = set(options) - known
     if unknown:
         raise TypeError(f"simulate() got unexpected options: {', '.join(sorted(unknown))}")
     rng = random.Random(seed)
@@ -560,6 +584,7 @@ def simulate(
             wrong_payout_rate=options.get("wrong_payout_rate", 0.0),
             cancel_rate=options.get("cancel_rate", 0.0),
             dealt_by=options.get("dealt_by"),
+            removed_per_deck=options.get("removed_per_deck"),
         )
         yield from simulation.rounds()
         clock = simulation.clock + timedelta(seconds=rng.randint(120, 300))

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from blackjack.cards import CARD_VALUE, is_card, shuffled_shoe
+from blackjack.cards import ALL_CARDS, CARD_VALUE, is_card, is_ten_value, new_shoe, shuffled_shoe
 from blackjack.document import parse_round
 from blackjack.hand import is_natural
 from blackjack.replay import replay
 from blackjack.rules import BET_KINDS, PRESETS
-from blackjack.simulate import simulate, simulate_shoe
+from blackjack.simulate import shoe_cards, simulate, simulate_shoe
 
 GAMES = ("deluxe", "boundless", "classic", "multiplayer")
 TABLES = {"deluxe": "DLX1", "boundless": "BND1", "classic": "CLS1", "multiplayer": "MPB1"}
@@ -174,6 +174,58 @@ def test_the_shoe_is_burned_then_dealt_in_order_up_to_the_cut_card(game, penetra
     cut_at = int(len(shoe) * penetration)
     before_last = sum(len(physical_cards(document)) for document in documents[:-1])
     assert burned + before_last <= cut_at < burned + len(dealt)
+
+
+def test_with_no_cards_removed_the_shoe_is_the_full_one():
+    """The test above pins how the full shoe is shuffled and dealt; removing nothing changes nothing."""
+    assert shoe_cards(8) == shoe_cards(8, {}) == shoe_cards(8, {"5": 0}) == new_shoe(8)
+    assert run("deluxe", seed=5, shoes=1, removed_per_deck={}) == run("deluxe", seed=5, shoes=1)
+
+
+def test_a_ten_rich_shoe_has_the_stated_composition():
+    """One each of 3, 4, 5 and 6 (spades) out of every deck: 384 cards, a third of them ten-valued
+    (128), where the full shoe's 416 hold 30.8%."""
+    cards = Counter(shoe_cards(8, {"3": 1, "4": 1, "5": 1, "6": 1}))
+    assert {card: cards[card] for card in ALL_CARDS} == {
+        card: 0 if card in ("3S", "4S", "5S", "6S") else 8 for card in ALL_CARDS
+    }
+    assert cards.total() == 384
+    assert sum(count for card, count in cards.items() if is_ten_value(card)) == 128
+
+
+@pytest.mark.parametrize("game", ["deluxe", "boundless"])
+def test_a_shoe_with_cards_removed_is_dealt_in_order_and_replays_clean(game):
+    removed = {"5": 4, "4": 2}
+    rules = PRESETS[game]
+    documents = simulate_shoe(
+        rules,
+        table="T1",
+        shoe_id="T1-S0001",
+        players=20,
+        rng=random.Random(21),
+        start=START,
+        removed_per_deck=removed,
+    )
+    shoe = shoe_cards(rules.decks, removed)
+    random.Random(21).shuffle(shoe)
+    burned = 1 + CARD_VALUE[shoe[0]]
+    dealt = [card for document in documents for card in physical_cards(document)]
+    assert Counter(dealt) == Counter(shoe[burned : burned + len(dealt)])
+    assert not [card for card in dealt if card[0] == "5" or card in ("4S", "4H")]
+    for document in documents:
+        assert_replays_clean(document, game)
+
+
+def test_simulate_deals_every_shoe_with_the_cards_removed():
+    documents = run("classic", seed=3, removed_per_deck={"5": 4})
+    assert len(by_shoe(documents)) == 2
+    assert not [card for document in documents for card in physical_cards(document) if card[0] == "5"]
+
+
+@pytest.mark.parametrize("removed", [{"X": 1}, {"5": 5}, {"5": -1}])
+def test_a_removal_is_a_rank_and_up_to_four_cards_a_deck(removed):
+    with pytest.raises(ValueError):
+        shoe_cards(8, removed)
 
 
 # --- the format --------------------------------------------------------------------------------
