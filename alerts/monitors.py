@@ -248,35 +248,37 @@ def drift_add(run: Run, state: DriftState, deviations: list[tuple[str, float]], 
             drift.false_alert_observations(days, ROUNDS_PER_DAY_AT_MOST, kinds),
         )
         state.high, state.low = drift.cusum_step(state.high, state.low, deviation / sigma, design.k)
-        crossed = max(state.high, state.low)
-        if crossed > design.h:
-            direction = "above" if state.high >= state.low else "below"
-            observed = state.deviation_sum / state.rounds
-            run.raise_alert(
-                state.table_id,
-                Monitor.RTP_DRIFT,
-                subject=state.kind,
-                measure=Decimal(crossed).quantize(Decimal("0.0001")),
-                threshold=Decimal(design.h).quantize(Decimal("0.0001")),
-                summary=(
-                    f"{kind_label(state.kind)} returns drifting {direction} theory: CUSUM {crossed:.1f} over "
-                    f"{design.h:.1f} at round {round_id} (mean deviation {observed * 100:+.2f} pp over "
-                    f"{state.rounds:,} rounds)."
-                ),
-                figures={
-                    "round": round_id,
-                    "direction": direction,
-                    "sigma": round(sigma, 4),
-                    "k": round(design.k, 5),
-                    "h": round(design.h, 3),
-                    "rounds": state.rounds,
-                    "days_between_false_alerts": days,
-                },
-            )
-            if direction == "above":
-                state.high = 0.0
-            else:
-                state.low = 0.0
+        side = drift.crossed(state.high, state.low, design.h)
+        if side is None:
+            continue
+        statistic = state.high if side == drift.HIGH else state.low
+        direction = "above" if side == drift.HIGH else "below"
+        observed = state.deviation_sum / state.rounds
+        run.raise_alert(
+            state.table_id,
+            Monitor.RTP_DRIFT,
+            subject=state.kind,
+            measure=Decimal(statistic).quantize(Decimal("0.0001")),
+            threshold=Decimal(design.h).quantize(Decimal("0.0001")),
+            summary=(
+                f"{kind_label(state.kind)} returns drifting {direction} theory: CUSUM {statistic:.1f} over "
+                f"{design.h:.1f} at round {round_id} (mean deviation {observed * 100:+.2f} pp over "
+                f"{state.rounds:,} rounds)."
+            ),
+            figures={
+                "round": round_id,
+                "direction": direction,
+                "sigma": round(sigma, 4),
+                "k": round(design.k, 5),
+                "h": round(design.h, 3),
+                "rounds": state.rounds,
+                "days_between_false_alerts": days,
+            },
+        )
+        if side == drift.HIGH:
+            state.high = 0.0
+        else:
+            state.low = 0.0
 
 
 # --- the live figures and the tables -------------------------------------------------------------
