@@ -154,6 +154,14 @@ def markov_chain_arl(h: float, k: float, states: int | None = None) -> float:
     return arl[0]
 
 
+def round_residual(staked: float, wagered: float, returned: float, rtp: float) -> float:
+    """What a round of one bet kind returned beyond theory, in money: R − W − (μ0 − 1)·S, with S its
+    original stakes (before doubles and splits), W what it wagered in all, R what it returned and μ0
+    the theoretical RTP, which is stated per original stake. Its mean is 0 at theory whatever the
+    doubles and splits; a change of the RTP by δ moves it by δ·S."""
+    return returned - wagered - (rtp - 1) * staked
+
+
 def cusum_step(high: float, low: float, y: float, k: float) -> tuple[float, float]:
     """The two sides after observation y: high = max(0, high + y − k), low = max(0, low − y − k)."""
     return max(0.0, high + y - k), max(0.0, low - y - k)
@@ -179,9 +187,9 @@ class DriftDesign:
     k: float
     h: float
 
-    def score(self, wagered: float, returned: float, rtp: float) -> float:
-        """A round's y = (R/W − μ0)/σ, from what the kind wagered (above 0) and returned."""
-        return (returned / wagered - rtp) / self.sigma
+    def score(self, residual: float, mean_stake: float) -> float:
+        """A round's y: its `round_residual` in units of the kind's mean original stake a round, over σ."""
+        return residual / (mean_stake * self.sigma)
 
     def step(self, high: float, low: float, y: float) -> tuple[float, float, str | None]:
         """(high, low, the side that alerted or None) after observation y, the side that alerted

@@ -199,47 +199,58 @@ def shift_to_detect(kind: str) -> float:
 
 
 def drift_check(run: Run, played: list[dict], bets) -> None:
-    """Each round's return ratio per kind, in arrival order, into its table and kind's CUSUM."""
+    """Each round's residual per kind (drift.round_residual), in arrival order, into its table and
+    kind's CUSUM."""
     rounds = {row["pk"]: row for row in played}
     theory = theoretical_rtps(row["configuration_id"] for row in played)
-    ratios = defaultdict(list)  # (table, kind) -> [(round id, ratio − μ0)]
+    residuals = defaultdict(list)  # (table, kind) -> [(round id, S, e)]
     sums = (
         bets.values("round", "kind")
-        .annotate(wagered=Sum("wagered"), returned=Sum(Coalesce("computed_returned", "returned")))
+        .annotate(
+            staked=Sum("stake"),
+            wagered=Sum("wagered"),
+            returned=Sum(Coalesce("computed_returned", "returned")),
+        )
         .order_by("round", "kind")
     )
     for row in sums:
         round_ = rounds[row["round"]]
-        mean = theory.get(round_["configuration_id"], {}).get(row["kind"])
-        wagered = float(row["wagered"] or 0)
-        if mean is None or wagered <= 0:
+        rtp = theory.get(round_["configuration_id"], {}).get(row["kind"])
+        staked = float(row["staked"] or 0)
+        if rtp is None or staked <= 0:
             continue
-        deviation = float(row["returned"] or 0) / wagered - mean
-        ratios[(round_["table_id"], row["kind"])].append((round_["round_id"], deviation))
-    if not ratios:
+        residual = drift.round_residual(staked, float(row["wagered"] or 0), float(row["returned"] or 0), rtp)
+        residuals[(round_["table_id"], row["kind"])].append((round_["round_id"], staked, residual))
+    if not residuals:
         return
     states = {
         (state.table_id, state.kind): state
-        for state in DriftState.objects.select_for_update().filter(table__in={table for table, _ in ratios})
+        for state in DriftState.objects.select_for_update().filter(
+            table__in={table for table, _ in residuals}
+        )
     }
     kinds_at = defaultdict(set)
-    for table_pk, kind in [*states, *ratios]:
+    for table_pk, kind in [*states, *residuals]:
         kinds_at[table_pk].add(kind)
-    for (table_pk, kind), deviations in ratios.items():
+    for (table_pk, kind), observed in residuals.items():
         state = states.get((table_pk, kind)) or DriftState(table_id=table_pk, kind=kind)
-        drift_add(run, state, deviations, len(kinds_at[table_pk]))
+        drift_add(run, state, observed, len(kinds_at[table_pk]))
         state.save()
 
 
-def drift_add(run: Run, state: DriftState, deviations: list[tuple[str, float]], kinds: int) -> None:
+def drift_add(run: Run, state: DriftState, observed: list[tuple[str, float, float]], kinds: int) -> None:
+    """Rounds (id, original stakes S, residual e) of one table and kind into its CUSUM: once it has
+    learnt the kind's spread, each one's y = e / (mean S · σ) with σ the spread of e / mean S."""
     days = float(run.threshold(state.table_id, Monitor.RTP_DRIFT))
-    for round_id, deviation in deviations:
+    for round_id, staked, residual in observed:
         state.rounds += 1
-        state.deviation_sum += deviation
-        state.deviation_squares += deviation * deviation
+        state.stakes += staked
+        state.deviation_sum += residual
+        state.deviation_squares += residual * residual
         if state.rounds <= LEARNING_ROUNDS:
             continue
-        sigma = (state.deviation_squares / state.rounds) ** 0.5
+        mean_stake = state.stakes / state.rounds
+        sigma = (state.deviation_squares / state.rounds) ** 0.5 / mean_stake
         if sigma <= 0:
             continue
         design = drift.drift_design(
@@ -247,13 +258,16 @@ def drift_add(run: Run, state: DriftState, deviations: list[tuple[str, float]], 
             sigma,
             drift.false_alert_observations(days, ROUNDS_PER_DAY_AT_MOST, kinds),
         )
-        state.high, state.low = drift.cusum_step(state.high, state.low, deviation / sigma, design.k)
-        side = drift.crossed(state.high, state.low, design.h)
+        high, low = drift.cusum_step(state.high, state.low, design.score(residual, mean_stake), design.k)
+        side = drift.crossed(high, low, design.h)
+        # The side that alerted starts again from 0.
+        state.high = 0.0 if side == drift.HIGH else high
+        state.low = 0.0 if side == drift.LOW else low
         if side is None:
             continue
-        statistic = state.high if side == drift.HIGH else state.low
+        statistic = high if side == drift.HIGH else low
         direction = "above" if side == drift.HIGH else "below"
-        observed = state.deviation_sum / state.rounds
+        deviation = state.deviation_sum / state.stakes
         run.raise_alert(
             state.table_id,
             Monitor.RTP_DRIFT,
@@ -262,7 +276,7 @@ def drift_add(run: Run, state: DriftState, deviations: list[tuple[str, float]], 
             threshold=Decimal(design.h).quantize(Decimal("0.0001")),
             summary=(
                 f"{kind_label(state.kind)} returns drifting {direction} theory: CUSUM {statistic:.1f} over "
-                f"{design.h:.1f} at round {round_id} (mean deviation {observed * 100:+.2f} pp over "
+                f"{design.h:.1f} at round {round_id} (RTP {deviation * 100:+.2f} points from theory over "
                 f"{state.rounds:,} rounds)."
             ),
             figures={
@@ -275,10 +289,6 @@ def drift_add(run: Run, state: DriftState, deviations: list[tuple[str, float]], 
                 "days_between_false_alerts": days,
             },
         )
-        if side == drift.HIGH:
-            state.high = 0.0
-        else:
-            state.low = 0.0
 
 
 # --- the live figures and the tables -------------------------------------------------------------

@@ -34,9 +34,10 @@ __all__ = ["demo"]  # the fixture, used by name
 LOW_CARDS_OUT = {rank: 4 for rank in "23456"}
 
 
-def main_ratios(count: int, *, seed: int, removed_per_deck=None) -> list[tuple[str, float]]:
-    """Each played round's main-bet return ratio R/W, for `count` rounds of simulated Boundless shoes."""
-    ratios = []
+def main_rounds(count: int, *, seed: int, removed_per_deck=None) -> list[tuple[str, float, float, float]]:
+    """Each played round's main bet (id, original stakes, wagered, returned), for `count` rounds of
+    simulated Boundless shoes."""
+    rounds = []
     for number in range(10_000):
         documents = simulate_shoe(
             preset("boundless"),
@@ -49,13 +50,14 @@ def main_ratios(count: int, *, seed: int, removed_per_deck=None) -> list[tuple[s
         )
         for document in documents:
             bets = [bet for bet in document["bets"] if bet["kind"] == "main"]
-            wagered = sum(Decimal(bet["wagered"]) for bet in bets)
-            if document["status"] == "completed" and wagered:
-                ratios.append(
-                    (document["round_id"], float(sum(Decimal(bet["returned"]) for bet in bets) / wagered))
-                )
-            if len(ratios) == count:
-                return ratios
+            if document["status"] != "completed" or not bets:
+                continue
+            sums = [
+                float(sum(Decimal(bet[name]) for bet in bets)) for name in ("stake", "wagered", "returned")
+            ]
+            rounds.append((document["round_id"], *sums))
+            if len(rounds) == count:
+                return rounds
     raise AssertionError("not enough rounds")
 
 
@@ -66,29 +68,36 @@ def bnd1(demo):
     return Table.objects.get(code="BND1")
 
 
-def cusum_over(table: Table, ratios: list[tuple[str, float]], state: DriftState) -> list[Alert]:
-    """The ratios through the monitor's CUSUM of the table's main bet, as drift_check hands them on."""
-    theory = monitors.theoretical_rtps([table.configurations.latest("pk").pk])
-    mean = next(iter(theory.values()))["main"]
-    now = datetime.now(UTC)
+def cusum_over(table: Table, rounds: list[tuple[str, float, float, float]], state: DriftState) -> list[Alert]:
+    """The rounds through the monitor's CUSUM of the table's main bet, as drift_check hands them on."""
+    (figures,) = monitors.theoretical_rtps([table.configurations.latest("pk").pk]).values()
+    rtp = figures["main"]
     run = Run(
-        now=now, tables={table.pk: table}, thresholds=thresholds_in_force([table]), silenced=set(), raised=[]
+        now=datetime.now(UTC),
+        tables={table.pk: table},
+        thresholds=thresholds_in_force([table]),
+        silenced=set(),
+        raised=[],
     )
-    drift_add(run, state, [(round_id, ratio - mean) for round_id, ratio in ratios], kinds=1)
+    observed = [
+        (round_id, staked, drift.round_residual(staked, wagered, returned, rtp))
+        for round_id, staked, wagered, returned in rounds
+    ]
+    drift_add(run, state, observed, kinds=1)
     return run.raised
 
 
 def test_quiet_on_fair_shoes_and_alerting_on_a_shoe_without_low_cards(bnd1):
     state = DriftState(table=bnd1, kind="main")
-    fair = main_ratios(LEARNING_ROUNDS + 3000, seed=1)
+    fair = main_rounds(LEARNING_ROUNDS + 3000, seed=1)
     assert cusum_over(bnd1, fair, state) == []
-    sigma = (state.deviation_squares / state.rounds) ** 0.5
+    sigma = (state.deviation_squares / state.rounds) ** 0.5 / (state.stakes / state.rounds)
     design = drift.drift_design(
         SHIFT_TO_DETECT["main"], sigma, drift.false_alert_observations(30, ROUNDS_PER_DAY_AT_MOST, 1)
     )
     assert max(state.high, state.low) < design.h
     # The same table, now dealing shoes without their 2s to 6s: the players' RTP is far above theory.
-    rigged = main_ratios(6000, seed=2, removed_per_deck=LOW_CARDS_OUT)
+    rigged = main_rounds(6000, seed=2, removed_per_deck=LOW_CARDS_OUT)
     raised = cusum_over(bnd1, rigged, state)
     assert raised
     alert = raised[0]
@@ -98,25 +107,27 @@ def test_quiet_on_fair_shoes_and_alerting_on_a_shoe_without_low_cards(bnd1):
         Decimal("0.01")
     )
     # Found within the shoes dealt; the round it was found at is one of the rigged ones.
-    assert alert.figures["round"] in {round_id for round_id, _ in rigged}
+    assert alert.figures["round"] in {round_id for round_id, *_ in rigged}
 
 
-def test_the_monitor_reads_each_rounds_ratio_from_its_bets(bnd1, monkeypatch):
+def test_the_monitor_reads_each_rounds_residual_from_its_bets(bnd1, monkeypatch):
     monkeypatch.setattr(monitors, "LEARNING_ROUNDS", 5)
     ending = minute_ago()
-    rounds = deal("BND1", "RATIOS", 20, ending=ending, players=4)
+    rounds = deal("BND1", "RESIDUALS", 20, ending=ending, players=4)
     monitors_run(ending + timedelta(seconds=40))
-    mean = (
+    rtp = (
         float(ConfigurationOdds.objects.get(configuration=rounds[0].configuration).figures["rtp"]["main"])
         / 100
     )
-    expected = []
+    stakes, residuals = [], []
     for round_ in Round.objects.filter(pk__in=[r.pk for r in rounds], status="completed"):
         sums = Bet.objects.filter(round=round_, kind="main").aggregate(
-            w=Sum("wagered"), r=Sum("computed_returned")
+            s=Sum("stake"), w=Sum("wagered"), r=Sum("computed_returned")
         )
-        expected.append(float(sums["r"]) / float(sums["w"]) - mean)
+        stakes.append(float(sums["s"]))
+        residuals.append(float(sums["r"] - sums["w"]) - (rtp - 1) * float(sums["s"]))
     state = DriftState.objects.get(table=bnd1, kind="main")
-    assert state.rounds == len(expected)
-    assert state.deviation_sum == pytest.approx(sum(expected), abs=1e-9)
-    assert state.deviation_squares == pytest.approx(sum(x * x for x in expected), abs=1e-9)
+    assert state.rounds == len(residuals)
+    assert state.stakes == pytest.approx(sum(stakes), abs=1e-6)
+    assert state.deviation_sum == pytest.approx(sum(residuals), abs=1e-6)
+    assert state.deviation_squares == pytest.approx(sum(e * e for e in residuals), rel=1e-9)
