@@ -182,6 +182,10 @@ ENDPOINTS = {
     "api:reportrun-detail": {READS: {S, C}},
     "api:floor": {READS: {S, C}},
     "api:floor-table": {READS: {S, C}},
+    "api:alert-list": {READS: {S, C}},
+    "api:alert-detail": {READS: {S, C}},
+    "api:fault-list": {READS: {S, C}},
+    "api:fault-detail": {READS: {S, C}},
     "api:dailyfigures-list": {READS: {S, C}},
     "api:dailyfigures-detail": {READS: {S, C}},
     "api:dailytablesummary-list": {READS: {S, C}},
@@ -436,7 +440,9 @@ def _a_round(name: str) -> str:
 
 ALERT_ROUTES = {
     "alerts:alert_": "alert",
+    "api:alert-detail": "alert",
     "alerts:fault_": "fault",
+    "api:fault-detail": "fault",
     "alerts:silence_end": "silence",
     "alerts:threshold_approve": "threshold",
     "alerts:threshold_reject": "threshold",
@@ -444,8 +450,8 @@ ALERT_ROUTES = {
 
 
 def arguments(name: str, world: dict) -> dict:
-    if name.startswith("alerts:"):
-        if name.endswith(("_list", "_add", "_propose")):
+    if name.startswith(("alerts:", "api:alert", "api:fault")):
+        if name.endswith(("_list", "-list", "_add", "_propose")):
             return {}
         return {"pk": world[next(thing for route, thing in ALERT_ROUTES.items() if name.startswith(route))]}
     if name.startswith("api:") and name.endswith(("-detail", "-download")):

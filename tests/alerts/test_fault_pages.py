@@ -1,5 +1,5 @@
 """A game fault marked reportable from its alert's page (compliance), its page, the list's CSV, its PDF
-read back as text."""
+read back as text, and the faults in the API."""
 
 import io
 from datetime import datetime, timedelta
@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from alerts.models import ReportableFault
 from core.money import money_text
@@ -152,3 +153,18 @@ def test_only_supervisors_and_compliance_read_faults(client, played):
         ("alerts:fault_pdf", [fault.pk]),
     ):
         assert client.get(reverse(name, args=args)).status_code == 403, name
+
+
+def test_the_api_lists_faults_with_their_money(client, played):
+    mark(signed_in(client, C), raised("DLX1", "big_win"), played)
+    fault = ReportableFault.objects.get()
+    api = APIClient()
+    api.force_authenticate(user(S))
+    answer = api.get("/api/alerts/faults/", {"table": "DLX1"}).json()
+    assert answer["count"] == 1
+    row = answer["results"][0]
+    assert row["id"] == fault.pk and row["table"] == "DLX1" and row["rounds"] == 1
+    assert row["net"] == str(fault.net) and row["currency"] == "EUR"
+    assert api.get(f"/api/alerts/faults/{fault.pk}/").json()["alert"] == fault.alert_id
+    api.force_authenticate(user(CS))
+    assert api.get("/api/alerts/faults/").status_code == 403

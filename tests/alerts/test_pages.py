@@ -1,5 +1,5 @@
 """The alert pages: the list (filters, exports), one alert and its forms, each refusal shown on its form,
-and the navigation. The silences', thresholds' and faults' pages are in test_*_pages.py here."""
+the navigation and the API. The silences', thresholds' and faults' pages are in test_*_pages.py here."""
 
 from datetime import UTC
 from zoneinfo import ZoneInfo
@@ -8,6 +8,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from alerts.models import Alert, AlertEvent
 from alerts.services import alert_claim
@@ -248,3 +249,34 @@ def test_a_tables_live_page_links_its_open_alerts(client, alerts):
     html = html_of(signed_in(client, S).get(reverse("floor:table_live", args=["DLX1"])))
     assert 'href="/alerts/?table=DLX1&amp;status=open&amp;status=acknowledged"' in html
     assert "2 alerts open (warning)" in html
+
+
+# --- the API -----------------------------------------------------------------------------------------
+
+
+def api(role: str) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user(role))
+    return client
+
+
+def test_the_api_lists_and_filters_alerts_as_the_page_does(alerts):
+    answer = api(S).get("/api/alerts/", {"table": "DLX1", "status": "open"}).json()
+    assert [row["id"] for row in answer["results"]] == [alerts["silent"].pk, alerts["drift"].pk]
+    drift = answer["results"][1]
+    assert drift["subject"] == "twenty_one_plus_three" and drift["occurrences"] == 2
+    assert drift["measure"] == "15.0000" and drift["figures"]["round"] == "DLX1-R-9"
+    assert "events" not in drift
+    assert api(C).get("/api/alerts/", {"subject": "21+3"}).json()["count"] == 1
+    assert api(CS).get("/api/alerts/").status_code == 403
+
+
+def test_the_api_gives_an_alert_with_its_timeline(alerts):
+    alert_claim(alert=alerts["dealer"], by=user(C))
+    answer = api(C).get(f"/api/alerts/{alerts['dealer'].pk}/").json()
+    assert answer["table"] == "CLS1" and answer["severity"] == 2 and answer["claimed_by"] == "compliance-user"
+    assert [(event["kind"], event["by"]) for event in answer["events"]] == [
+        ("raised", None),
+        ("claimed", "compliance-user"),
+    ]
+    assert api(C).get("/api/alerts/999999/").status_code == 404
