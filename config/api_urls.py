@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("rounds.api.urls")),
     path("", include("reports.api.urls")),
     path("", include("floor.api_urls")),
+    path("", include("alerts.api_urls")),
     # A table's players' rule sheet: public, as the sheet pages are.
     path("tables/<str:code>/rules/", TableRulesView.as_view(), name="table-rules"),
     # The split view serves Swagger UI's start-up script from a URL: no inline script, as CSP requires.

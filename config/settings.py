@@ -343,6 +343,7 @@ SPECTACULAR_SETTINGS = {
         "PlayerStatusEnum": "limits.choices.PlayerStatus",
         "BetKindEnum": "limits.choices.BetKind",
         "TableLimitKindEnum": "limits.choices.TABLE_LIMIT_KINDS",
+        "AlertStatusEnum": "alerts.choices.AlertStatus",
     },
 }
 

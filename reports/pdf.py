@@ -30,6 +30,7 @@ from django.utils import timezone
 from blackjack.rules import BET_KINDS, kind_label, pattern_label
 from core.gaming_day import GamingDay
 from core.money import money_text
+from core.pdf import pdf_document
 from rounds.choices import FindingCode
 from tables.choices import Game
 from tables.models import Table
@@ -65,14 +66,10 @@ def documents_render(run: ReportRun) -> list[ReportDocument]:
 
 
 def document_render(run: ReportRun, kind: str) -> ReportDocument:
-    from weasyprint import HTML, URLFetcher
-
     generated_at = timezone.now()
     html = report_html(run, kind, generated_at=generated_at)
-    # A report loads nothing from outside itself: its CSS is inline, its charts data: URLs. Any other
-    # URL stops the rendering.
-    data_only = URLFetcher(allowed_protocols=("data",), fail_on_errors=True)
-    rendered = HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=data_only).render()
+    # A report loads nothing from outside itself: its CSS is inline, its charts data: URLs.
+    rendered = pdf_document(html)
     content = rendered.write_pdf()
     relative = document_path(run, kind)
     _write_atomically(Path(settings.PITBOSS_REPORTS_DIR) / relative, content)

@@ -58,6 +58,10 @@ ENDPOINTS = {
     "/api/reports/documents/{id}/download/": {"get"},
     "/api/floor/": {"get"},
     "/api/floor/{code}/": {"get"},
+    "/api/alerts/": {"get"},
+    "/api/alerts/{id}/": {"get"},
+    "/api/alerts/faults/": {"get"},
+    "/api/alerts/faults/{id}/": {"get"},
 }
 
 

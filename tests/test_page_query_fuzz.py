@@ -79,6 +79,10 @@ KNOWN_LISTS = {
     "reports:daily_report",
     "reports:exposure_report",
     "reports:run_list",
+    "alerts:alert_list",
+    "alerts:silence_list",
+    "alerts:threshold_list",
+    "alerts:fault_list",
 }
 # A route's pk names a row of its view's model; where the view names none, here.
 PK_MODELS = {
@@ -180,6 +184,7 @@ def build_world(reports_dir) -> dict:
         reason="Fewer seats",
     )
     report_rows(Table.objects.get(code="DLX1"), reports_dir)
+    alerts_of(Table.objects.get(code="DLX1"), users)
     rounds = Round.objects.order_by("id")
     bets = Bet.objects.select_related("round").order_by("id")
     return {
@@ -198,6 +203,30 @@ def build_world(reports_dir) -> dict:
         "cursor": [str(pk) for pk in rounds.values_list("pk", flat=True)]
         + [f"{bet.round.opened_at.isoformat()}_{bet.pk}" for bet in bets],
     }
+
+
+def alerts_of(dlx, users) -> None:
+    """An alert resolved and marked reportable, an open one, a silence, a change awaiting compliance."""
+    from alerts.faults import fault_mark
+    from alerts.services import alert_raise, alert_resolve, silence_add
+    from alerts.thresholds import threshold_propose
+
+    supervisor, compliance = users.get(username="supervisor"), users.get(username="compliance")
+    marked = alert_raise(
+        table=dlx, monitor="big_win", measure=Decimal(12000), threshold=Decimal(10000), summary="A big win."
+    )
+    alert_resolve(alert=marked, by=compliance, note="Checked.")
+    fault_mark(
+        alert=marked,
+        by=compliance,
+        what_happened="A short shoe.",
+        affected_from=marked.first_seen - timedelta(hours=1),
+        affected_to=marked.last_seen,
+    )
+    drift = {"monitor": "rtp_drift", "subject": "pair", "summary": "Drift."}
+    alert_raise(table=dlx, measure=Decimal(7), threshold=Decimal(5), **drift)
+    silence_add(table=dlx, by=supervisor, minutes=30, reason="Maintenance")
+    threshold_propose(monitor="big_win", value="20000", reason="Higher", by=supervisor, game="deluxe")
 
 
 def url_of(name: str, pattern: URLPattern) -> str:

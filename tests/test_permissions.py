@@ -120,6 +120,22 @@ PAGES = {
     "floor:tiles": {READS: {S, C}},
     "floor:table_live": {READS: {S, C}},
     "floor:table_live_figures": {READS: {S, C}},  # a version's sheet as it would read: staff who see versions
+    "alerts:alert_list": {READS: {S, C}},
+    "alerts:alert_detail": {READS: {S, C}},
+    "alerts:alert_acknowledge": {"POST": Needs("alerts.change_alert", {S, C})},
+    "alerts:alert_claim": {"POST": Needs("alerts.change_alert", {S, C})},
+    "alerts:alert_resolve": {"POST": Needs("alerts.change_alert", {S, C})},
+    "alerts:alert_mark_reportable": {"POST": Needs("alerts.add_reportablefault", {C})},
+    "alerts:silence_list": {READS: {S, C}},
+    "alerts:silence_add": {"POST": Needs("alerts.add_silence", {S})},
+    "alerts:silence_end": {"POST": Needs("alerts.change_silence", {S})},
+    "alerts:threshold_list": {READS: {S, C}},
+    "alerts:threshold_propose": {"POST": Needs("alerts.add_threshold", {S})},
+    "alerts:threshold_approve": {"POST": Needs("alerts.approve_threshold", {C})},
+    "alerts:threshold_reject": {"POST": Needs("alerts.approve_threshold", {C})},
+    "alerts:fault_list": {READS: {S, C}},
+    "alerts:fault_detail": {READS: {S, C}},
+    "alerts:fault_pdf": {READS: {S, C}},
 }
 ENDPOINTS = {
     "api:table-list": {READS: {S, C}, "POST": Needs("tables.add_table", {S})},
@@ -166,6 +182,10 @@ ENDPOINTS = {
     "api:reportrun-detail": {READS: {S, C}},
     "api:floor": {READS: {S, C}},
     "api:floor-table": {READS: {S, C}},
+    "api:alert-list": {READS: {S, C}},
+    "api:alert-detail": {READS: {S, C}},
+    "api:fault-list": {READS: {S, C}},
+    "api:fault-detail": {READS: {S, C}},
     "api:dailyfigures-list": {READS: {S, C}},
     "api:dailyfigures-detail": {READS: {S, C}},
     "api:dailytablesummary-list": {READS: {S, C}},
@@ -193,7 +213,10 @@ PUBLIC_SHEETS = {
 PUBLIC = {"login", "logout", "healthz", *PUBLIC_SHEETS}
 REPORT_MODELS = ("reportrun", "dailyfigures", "dailytablesummary", "dailyexposure", "reportdocument")
 # The rows a refused request must leave as they were: every model of these apps.
-STORED_APPS = {"auth", "authtoken", "accounts", "outbox", "tables", "limits", "rounds", "reports", "sheets"}
+STORED_APPS = {
+    *("auth", "authtoken", "accounts", "outbox", "tables", "limits", "rounds", "reports", "sheets"),
+    "alerts",
+}
 
 
 def body_of(name: str, method: str, world: dict) -> dict:
@@ -250,6 +273,20 @@ def body_of(name: str, method: str, world: dict) -> dict:
         "api:void-list": {"round": world["void_round"], "reason": "walk"},
         "api:player-personal-limits": {"max_stake": "5.00", "seen_setting": world["personal_limit"], **note},
         "api:reportrun-list": {"day": world["closed_day"]},
+        "alerts:alert_acknowledge": {"acknowledge-note": "walk"},
+        "alerts:alert_claim": {"claim-walk": "1"},  # the form has no field: the claim is the user's
+        "alerts:alert_resolve": {
+            "resolve-note": "walk",
+            "resolve-link": "incident",
+            "resolve-ref": world["incident"],
+        },
+        "alerts:alert_mark_reportable": {"reportable-what_happened": "walk"} | world["affected"],
+        "alerts:silence_add": {"silence-table": "DLX1", "silence-minutes": "30", "silence-reason": "walk"},
+        "alerts:silence_end": {"end": "walk"},
+        "alerts:threshold_propose": {"propose-monitor": "big_win", "propose-game": "deluxe"}
+        | {"propose-value": "20000", "propose-reason": "walk"},
+        "alerts:threshold_approve": {"note": "walk"},
+        "alerts:threshold_reject": {"note": "walk"},
     }
     return bodies.get(name, {}) if method in WRITES else {}
 
@@ -338,6 +375,7 @@ def build_world(reports_dir) -> dict:
         reason="matrix",
     )
     return {
+        **alert_world(dlx, incident),
         "code": "DLX1",
         "external_id": "P1001",
         "configuration": TableConfiguration.objects.get(table=dlx).pk,
@@ -354,6 +392,45 @@ def build_world(reports_dir) -> dict:
     }
 
 
+def alert_world(dlx, incident) -> dict:
+    """An alert to act on (raised by the monitors), a silence in force, a change of threshold awaiting
+    compliance (proposed by another supervisor), and a reportable fault of another alert."""
+    from alerts.faults import fault_mark
+    from alerts.services import alert_raise, silence_add
+    from alerts.thresholds import threshold_propose
+
+    def raised(monitor: str):
+        return alert_raise(
+            table=dlx, monitor=monitor, measure=Decimal(15), threshold=Decimal(10), summary="matrix"
+        )
+
+    alert = raised("silent_table")
+    marked = raised("big_win")
+    fault = fault_mark(
+        alert=marked,
+        by=user(C, "fault-marker"),
+        what_happened="matrix",
+        affected_from=marked.first_seen - timedelta(hours=1),
+        affected_to=marked.last_seen,
+    )
+    silence = silence_add(table=dlx, by=user(S), minutes=60, reason="matrix")
+    threshold = threshold_propose(
+        monitor="silent_table", value="30", reason="matrix", by=user(S, "threshold-proposer"), game="deluxe"
+    )
+    moment = "%Y-%m-%dT%H:%M"
+    affected = {
+        "reportable-affected_from": (alert.first_seen - timedelta(hours=1)).strftime(moment),
+        "reportable-affected_to": (alert.first_seen + timedelta(minutes=1)).strftime(moment),
+    }
+    return {
+        "alert": alert.pk,
+        "fault": fault.pk,
+        "silence": silence.pk,
+        "threshold": threshold.pk,
+        "affected": affected,
+    }
+
+
 def _a_round(name: str) -> str:
     from rounds.ingest import round_ingest
     from tests.fixtures import round_document
@@ -361,7 +438,22 @@ def _a_round(name: str) -> str:
     return round_ingest(document=round_document(name)).round.round_id
 
 
+ALERT_ROUTES = {
+    "alerts:alert_": "alert",
+    "api:alert-detail": "alert",
+    "alerts:fault_": "fault",
+    "api:fault-detail": "fault",
+    "alerts:silence_end": "silence",
+    "alerts:threshold_approve": "threshold",
+    "alerts:threshold_reject": "threshold",
+}
+
+
 def arguments(name: str, world: dict) -> dict:
+    if name.startswith(("alerts:", "api:alert", "api:fault")):
+        if name.endswith(("_list", "-list", "_add", "_propose")):
+            return {}
+        return {"pk": world[next(thing for route, thing in ALERT_ROUTES.items() if name.startswith(route))]}
     if name.startswith("api:") and name.endswith(("-detail", "-download")):
         model = name[len("api:") :].rsplit("-", 1)[0]
         if model in REPORT_MODELS:
