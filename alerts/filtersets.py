@@ -6,6 +6,7 @@ import django_filters
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.roles import COMPLIANCE, SUPERVISOR
 from blackjack.rules import BET_KIND_LABELS
 from core.filters import in_utc
 from core.forms import IsoDateInput
@@ -13,6 +14,7 @@ from tables.choices import Game
 
 from .choices import AlertStatus, Monitor, Severity, ThresholdStatus
 from .models import Alert, ReportableFault, Silence, Threshold
+from .services import reaching
 
 SILENCE_STATES = [
     ("in_force", "In force"),
@@ -67,6 +69,13 @@ class AlertFilterSet(django_filters.FilterSet):
     claimed = django_filters.ChoiceFilter(
         choices=[("me", "By me")], empty_label="Any", method="claimed_by_me", label="Claimed"
     )
+    reaches = django_filters.ChoiceFilter(
+        choices=[(SUPERVISOR.lower(), "Supervisors"), (COMPLIANCE.lower(), "Compliance")],
+        empty_label="Anyone",
+        method="reaching_role",
+        label="Reaches",
+        help_text="Its monitors' warnings and every critical alert; silenced tables left out.",
+    )
 
     class Meta:
         model = Alert
@@ -76,6 +85,9 @@ class AlertFilterSet(django_filters.FilterSet):
         """The subject as stored, or a bet kind by its label ("21+3")."""
         kinds = [kind for kind, label in BET_KIND_LABELS.items() if label.lower() == value.lower()]
         return queryset.filter(Q(subject=value) | Q(subject__in=kinds))
+
+    def reaching_role(self, queryset, name, value):
+        return reaching(queryset, next(role for role in (SUPERVISOR, COMPLIANCE) if role.lower() == value))
 
     def claimed_by_me(self, queryset, name, value):
         user = getattr(self.request, "user", None)

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.roles import COMPLIANCE, SUPERVISOR
@@ -69,6 +69,18 @@ def active_silences(now: datetime | None = None):
 
 def silenced(table_pk: int, monitor: str, now: datetime | None = None) -> bool:
     return active_silences(now).filter(Q(monitor="") | Q(monitor=monitor), table_id=table_pk).exists()
+
+
+def reaching(alerts, role: str, now: datetime | None = None):
+    """Of `alerts`, those that reach `role` (a warning of one of its monitors, or any critical alert),
+    their table not silenced for their monitor: what the role's home queue counts."""
+    monitors = [monitor for monitor, definition in DEFINITIONS.items() if definition.role == role]
+    silences = (
+        active_silences(now)
+        .filter(table=OuterRef("table"))
+        .filter(Q(monitor="") | Q(monitor=OuterRef("monitor")))
+    )
+    return alerts.filter(Q(monitor__in=monitors) | Q(severity=Severity.CRITICAL)).exclude(Exists(silences))
 
 
 def _event(alert: Alert, kind: str, at: datetime, by=None, note: str = "", recipients=()) -> AlertEvent:

@@ -11,7 +11,10 @@ roles, and sees the queues of each):
 - compliance: rounds with findings to review (all but limit breaches) not yet signed off, by table and
   gaming day (`rounds.review_round`);
 - whoever may run the daily job (`reports.run_report`): today's runs and the stale reports;
-- customer service: players with limit breaches in the last 7 days (`limits.add_personallimit`).
+- customer service: players with limit breaches in the last 7 days (`limits.add_personallimit`);
+- the unresolved alerts that reach the user's role, their table not silenced (supervisors:
+  `alerts.add_silence`; compliance: `alerts.approve_threshold`), and for compliance the threshold
+  changes awaiting approval.
 
 Each queue is one query, whatever it holds. A queue lists its first `SHOWN` rows; its count is of
 all of them.
@@ -25,6 +28,11 @@ from django.db.models import Count, Exists, Max, OuterRef, Window
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.roles import COMPLIANCE, SUPERVISOR
+from alerts.choices import UNRESOLVED, Severity, ThresholdStatus
+from alerts.definitions import DEFINITIONS
+from alerts.models import Alert, Threshold
+from alerts.services import reaching
 from core.gaming_day import gaming_day, gaming_day_of
 from reports.models import ReportRun
 from reports.records import current_runs
@@ -300,8 +308,65 @@ def limit_breaches() -> Queue:
     )
 
 
+def alerts_reaching(role: str) -> Queue:
+    """Unresolved alerts that reach `role`, their table not silenced (alerts.services.reaching): worst
+    first, then the latest."""
+    rows = list(
+        reaching(Alert.objects.filter(status__in=UNRESOLVED), role)
+        .annotate(total=Window(Count("pk")))
+        .values("pk", "total", "table__code", "monitor", "subject", "severity", "last_seen")
+        .order_by("-severity", "-last_seen", "-pk")[:SHOWN]
+    )
+    return Queue(
+        key=f"alerts-{role.lower()}",
+        title="Alerts",
+        count=rows[0]["total"] if rows else 0,
+        url=url("alerts:alert_list", status=list(UNRESOLVED), reaches=role.lower()),
+        noun="unresolved",
+        items=[
+            Item(
+                f"{row['table__code']} · {DEFINITIONS[row['monitor']].label}"
+                + (f" · {row['subject']}" if row["subject"] else ""),
+                url("alerts:alert_detail", row["pk"]),
+                note=Severity(row["severity"]).label.lower(),
+                when=row["last_seen"],
+            )
+            for row in rows
+        ],
+        rows=rows[0]["total"] if rows else 0,
+    )
+
+
+def thresholds_to_approve() -> Queue:
+    rows = list(
+        Threshold.objects.filter(status=ThresholdStatus.PENDING)
+        .values("pk", "monitor", "game", "table__code", "previous", "value", "proposed_at")
+        .order_by("proposed_at", "pk")
+    )
+    return Queue(
+        key="thresholds",
+        title="Thresholds to approve",
+        count=len(rows),
+        url=url("alerts:threshold_list", status=ThresholdStatus.PENDING),
+        noun="less sensitive, awaiting approval",
+        items=[
+            Item(
+                f"{row['table__code'] or row['game']} · {DEFINITIONS[row['monitor']].label}",
+                url("alerts:threshold_list", status=ThresholdStatus.PENDING),
+                note=f"{row['previous']} → {row['value']}",
+                when=row["proposed_at"],
+            )
+            for row in rows[:SHOWN]
+        ],
+        rows=len(rows),
+    )
+
+
 # Each queue and the permission that shows it, in the order the page shows them.
 QUEUES = (
+    ("alerts.add_silence", lambda: alerts_reaching(SUPERVISOR)),
+    ("alerts.approve_threshold", lambda: alerts_reaching(COMPLIANCE)),
+    ("alerts.approve_threshold", thresholds_to_approve),
     ("rounds.change_incident", open_incidents),
     ("tables.add_tablestatuschange", paused_tables),
     ("rounds.decide_resettlement", resettlements),

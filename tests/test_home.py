@@ -121,9 +121,19 @@ def queues(client, username: str) -> dict:
 
 def test_a_supervisor_sees_incidents_paused_tables_and_proposals_to_decide(client, work):
     shown = queues(client, "supervisor")
-    assert list(shown) == ["incidents", "paused", "resettlements", "voids", "configurations", "runs", "stale"]
+    assert list(shown) == [
+        "alerts-supervisor",
+        "incidents",
+        "paused",
+        "resettlements",
+        "voids",
+        "configurations",
+        "runs",
+        "stale",
+    ]
     counts = {key: queue.count for key, queue in shown.items()}
     assert counts == {
+        "alerts-supervisor": 0,
         "incidents": 1,
         "paused": 1,
         "resettlements": 1,
@@ -148,7 +158,7 @@ def test_a_supervisor_sees_incidents_paused_tables_and_proposals_to_decide(clien
 
 def test_compliance_sees_the_rounds_to_review_by_table_and_day(client, work):
     shown = queues(client, "compliance")
-    assert list(shown) == ["review", "runs", "stale"]
+    assert list(shown) == ["alerts-compliance", "thresholds", "review", "runs", "stale"]
     review = shown["review"]
     # The two rounds still wrongly paid and one re-settled: none signed off (a breach's round too).
     pending = "finding_class=money&finding_class=dealer&finding_class=other&reviewed=false"
