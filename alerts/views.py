@@ -236,9 +236,14 @@ class AlertDetailView(LoginRequiredMixin, PermissionRequiredMixin, ServiceFormMi
         return redirect("alerts:alert_detail", pk=alert.pk)
 
 
+class AlertStepView(AlertDetailView):
+    """POST only: one of the alert's forms (`step`)."""
+
+    http_method_names = ["post"]
+
+
 def step_route(step: str, name: str):
-    view = AlertDetailView.as_view(step=step, http_method_names=["post"])
-    return path(f"<int:pk>/{step}/", view, name=name)
+    return path(f"<int:pk>/{step}/", AlertStepView.as_view(step=step), name=name)
 
 
 urlpatterns = [
