@@ -45,7 +45,7 @@ DEFINITIONS = {
             Decimal(30),
             Decimal(1),
             "A bet kind's return to player drifting from theory while every payout is right (a CUSUM "
-            "on each round's return ratio, both ways).",
+            "on each round's return beyond theory, both ways).",
         ),
         MonitorDefinition(
             Monitor.CANCELLATIONS,
