@@ -1,5 +1,6 @@
-"""The RTP drift monitor's statistics (alerts.drift): Siegmund's ARL against Brook and Evans's Markov chain,
-the decision interval against the ARL it was solved for, and the CUSUM's steps worked by hand."""
+"""The RTP drift monitor's statistics (alerts.drift): each round's residual worked by hand, Siegmund's ARL
+against Brook and Evans's Markov chain, the decision interval against the ARL it was solved for, and the
+CUSUM's steps worked by hand."""
 
 import ast
 import math
@@ -21,13 +22,60 @@ from alerts.drift import (
     false_alert_observations,
     markov_chain_arl,
     one_sided_arl,
+    round_residual,
     two_sided_arl,
 )
+from alerts.monitors import ROUNDS_PER_DAY_AT_MOST, SHIFT_TO_DETECT
 
 # The design the benchmark measures (BENCHMARKS.md, "RTP drift"): a Deluxe table's main bet, σ of a
-# round's return ratio about 0.81, a 2-point shift, four kinds, 1,440 rounds a day, a false alert in 30 days.
-DESIGN_ARL = false_alert_observations(30, 1440, 4)
-DESIGN_K = 0.02 / (2 * 0.81)
+# round's residual over the mean stake about 1.14, a 2-point shift, four kinds, the monitor's 2,880 rounds
+# a day, a false alert in 30 days.
+DESIGN_ARL = false_alert_observations(30, ROUNDS_PER_DAY_AT_MOST, 4)
+DESIGN_K = SHIFT_TO_DETECT["main"] / (2 * 1.14)
+
+
+def test_a_double_that_wins_is_its_money_beyond_theory_on_the_original_stake():
+    """A stake of 10 doubled and won: wagered 20, returned 40. Theory (μ0 = 99.5%) expects a round of
+    that stake to lose 0.05, whatever its doubles; it won 20, so 20.05 beyond theory."""
+    assert round_residual(staked=10, wagered=20, returned=40, rtp=0.995) == pytest.approx(20.05)
+    # Lost, it is 20 short of what it wagered, less the 0.05 theory expects to lose.
+    assert round_residual(staked=10, wagered=20, returned=0, rtp=0.995) == pytest.approx(-19.95)
+
+
+def test_a_split_counts_its_original_stake_once():
+    """A stake of 10 split, one hand doubled and won (wagered 20, returned 40), the other lost
+    (wagered 10): wagered 30, returned 40, against theory on the stake of 10 alone."""
+    assert round_residual(staked=10, wagered=30, returned=40, rtp=0.995) == pytest.approx(10.05)
+    # Split and both hands won: wagered 20, returned 40, the same money as the double that won.
+    assert round_residual(staked=10, wagered=20, returned=40, rtp=0.995) == pytest.approx(20.05)
+
+
+# A round of stake 10 by hand: (probability, wagered, returned). Theory per original stake is
+# 1 + E[R − W]/10 = 1 + (−4.5 + 4 + 0 + 1.2 − 0.8)/10 = 99%.
+HANDS = [
+    (0.45, 10, 0),  # lost
+    (0.40, 10, 20),  # won
+    (0.05, 10, 10),  # pushed
+    (0.06, 20, 40),  # doubled and won
+    (0.04, 20, 0),  # doubled and lost
+]
+
+
+def test_at_theory_the_residual_averages_0_where_the_ratio_does_not():
+    rtp = 1 + sum(p * (returned - wagered) for p, wagered, returned in HANDS) / 10
+    assert rtp == pytest.approx(0.99)
+    mean = sum(p * round_residual(10, wagered, returned, rtp) for p, wagered, returned in HANDS)
+    assert mean == pytest.approx(0, abs=1e-12)
+    # The rounds' R/W averages 97%, two points below; ΣR/ΣW is 10.9/11 = 99.09%: neither is theory.
+    assert sum(p * returned / wagered for p, wagered, returned in HANDS) == pytest.approx(0.97)
+    expected_returned = sum(p * returned for p, _, returned in HANDS)
+    expected_wagered = sum(p * wagered for p, wagered, _ in HANDS)
+    assert expected_returned / expected_wagered == pytest.approx(10.9 / 11)
+    # A hundredth of the rounds moved from a loss to a win: the RTP is 2 points up, and the residual's
+    # mean moves by 2 points of the stake, 0.2.
+    moved = [(0.44, 10, 0), *HANDS[1:2], (0.01, 10, 20), *HANDS[2:]]
+    mean = sum(p * round_residual(10, wagered, returned, rtp) for p, wagered, returned in moved)
+    assert mean == pytest.approx(0.02 * 10)
 
 
 def test_the_markov_chain_gives_the_published_arls():
@@ -45,13 +93,13 @@ def test_siegmund_is_within_one_percent_of_the_markov_chain_at_textbook_designs(
 
 
 def test_siegmund_is_within_a_tenth_of_a_percent_of_the_markov_chain_at_the_monitor_design():
-    """k about 0.012 and h about 190, in control and once the RTP has moved by the shift (reference
+    """k about 0.009 and h about 270, in control and once the RTP has moved by the shift (reference
     k − 2k). The chain's error falls as 1/states², so two chains extrapolate it away (Richardson):
-    500 states alone are 4-5% short here."""
+    1,000 states alone are 2% short here, and 500 and 1,000 extrapolated still 0.15%."""
     h = decision_interval(DESIGN_K, DESIGN_ARL)
-    assert 150 < h < 250
+    assert 220 < h < 320
     for k in (DESIGN_K, -DESIGN_K):
-        chain = (4 * markov_chain_arl(h, k, 1000) - markov_chain_arl(h, k, 500)) / 3
+        chain = (4 * markov_chain_arl(h, k, 2000) - markov_chain_arl(h, k, 1000)) / 3
         assert one_sided_arl(h, k) == pytest.approx(chain, rel=0.001)
 
 
@@ -99,13 +147,14 @@ def test_a_tables_false_alerts_are_shared_by_its_kinds():
 def test_the_design():
     design = drift_design(0.02, 0.8, DESIGN_ARL)
     assert design.k == pytest.approx(0.0125)
-    assert design.h == decision_interval(0.0125, DESIGN_ARL)
+    assert design.h == decision_interval(design.k, DESIGN_ARL)
     assert design.in_control_arl == pytest.approx(DESIGN_ARL)
     # The shift itself: the high side's drift is +k, the mirror image of the in-control drift −k.
     assert design.detection_arl(0.02) == pytest.approx(one_sided_arl(design.h, -0.0125))
     assert design.detection_arl(-0.02) == design.detection_arl(0.02)
     assert design.detection_arl(0.02) < DESIGN_ARL / 10
-    assert design.score(wagered=20.0, returned=21.0, rtp=0.99) == pytest.approx((1.05 - 0.99) / 0.8)
+    # A round's residual of 2 at a mean stake of 10 a round: 0.2 of a stake, over σ.
+    assert design.score(residual=2.0, mean_stake=10.0) == pytest.approx(0.2 / 0.8)
 
 
 def test_a_sequence_of_steps_worked_by_hand():

@@ -1,34 +1,48 @@
 """RTP drift (issue 49): the drift monitor's false alerts at the theoretical RTP, and how long it takes
-to catch a ten-rich shoe, with the project's simulator (alerts.drift; BENCHMARKS.md, "RTP drift").
+to catch a ten-rich shoe, on the statistic and the design the monitor runs (alerts.drift,
+alerts.monitors), with the project's simulator (BENCHMARKS.md, "RTP drift").
 
-(a) A pool of in-control rounds at a Deluxe table (the preset, 12 players on up to 7 seats, whole
-    shoes in order): each round's return ratio R/W per bet kind, every bet of the kind pooled. σ is
-    the pool's; the ratios are re-centred on the kind's theoretical RTP μ0 (the figures Pitboss ships
-    for the preset), since the simulated players slip and the pool's mean is below theory. The
-    uncentred pool's figures are printed as well: its mean, its ΣR/ΣW and its return per original
-    stake (what theory is stated in), and the false alerts it would raise.
-(b) False alerts: the design of alerts.drift (a 2-point shift of the main bet to detect, one false
-    alert per table in 30 days shared by the table's four kinds, 1,440 rounds a day), run on one
-    table's rounds resampled from the centred pool, with numpy, for a year in 30-day windows: the
-    first from a CUSUM at 0 (fewer alerts: it must climb to h first), the others the long run, the
-    rate the design promises. Rounds drawn independently (the design's assumption), and whole shoes
-    drawn with their rounds in order (the shoe's own correlation kept). The main bet's alerts, then
-    the table's: each of its kinds at its own σ and shift (side options 5 points), rounds without that
-    kind's bet making no observation.
+(a) The pools: the rounds of a Deluxe table (the preset, 12 players on up to 7 seats, whole shoes in
+    order), per bet kind as drift_check reads them: a round's original stakes S, wagered W and
+    returned R over all the kind's bets, a round without the kind's bet left out. Each round's
+    residual e = alerts.drift.round_residual(S, W, R, μ0), μ0 the kind's theoretical RTP as Pitboss
+    ships it for the preset; S̄ and σ as drift_add learns them (S̄ = ΣS/n, σ = √(Σe²/n)/S̄), here from
+    the whole pool (what a table's estimate settles to); y = DriftDesign.score(e, S̄). The statistic
+    needs no re-centring: theory is stated per original stake, so e's mean is 0 at theory whatever
+    the doubles and splits. Each kind's mean residual per stake Σe/ΣS is printed with its standard
+    error (shoes as clusters): what the simulated players' slips and choices (a play-behind player
+    who does not follow a double or a split) and chance leave, and what it does to the false alerts
+    (Siegmund at the pool's mean). The rounds' R/W, the statistic before, once against μ0 for
+    comparison; σ as a table learns it from its first LEARNING_ROUNDS rounds (its spread over the
+    pool's stretches of that many rounds, and what Siegmund says such a σ does to the false alerts);
+    and the σ of e/S, each round's residual over its own stakes, beside the monitor's e/S̄.
+(b) False alerts: each kind's CUSUM as drift_add designs it (alerts.monitors: SHIFT_TO_DETECT, one
+    false alert a table in the threshold's default 30 days shared by the table's kinds, at
+    ROUNDS_PER_DAY_AT_MOST rounds a day), on one table's rounds resampled from its pool with numpy:
+    runs of windows of 30 days at ROUNDS_PER_DAY_AT_MOST rounds a day (a kind observes only the
+    rounds with its bet), the first from a CUSUM at 0, the others the long run. Whole shoes drawn with
+    their rounds in order (a shoe's own correlation kept); the main bet also with its rounds drawn
+    independently (the design's assumption). Twice: at theory, each pool moved to μ0 (e − (Σe/ΣS)·S,
+    which a pool's chance alone needs: the pair's standard error is half its k), what the design
+    promises; and as simulated, the monitor's y as it comes. The budget is in rounds: a table dealing
+    fewer rounds a day has proportionally fewer false alerts in 30 days, so at 1,440 a day (a Deluxe
+    table, one a minute) exactly half as many.
 (c) Detection: a pool of ten-rich shoes (one each of 3, 4, 5 and 6 out of every deck: a third of the
-    cards ten-valued, where the full shoe holds 30.8%), its measured shift of the main bet's RTP, and
-    the rounds until the high side alerts, on one table dealing such shoes from a CUSUM at 0 (whole
-    shoes drawn from that pool, centred as the in-control one): median and 90th percentile.
+    cards ten-valued, where the full shoe holds 30.8%) scored with the in-control pool's S̄ and σ (what
+    the table had learnt before), as simulated: the main bet's measured shift per stake against μ0,
+    and the rounds until its high side alerts, from a CUSUM at 0, whole ten-rich shoes drawn: median
+    and 90th percentile, in rounds and in days at 1,440 rounds a day.
 
 numpy is used here only: alerts.drift is plain Python.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import numpy as np
 
-from alerts.drift import DriftDesign, drift_design, false_alert_observations, one_sided_arl
+from alerts.drift import DriftDesign, drift_design, false_alert_observations, one_sided_arl, round_residual
 from blackjack.rules import preset
 from blackjack.simulate import simulate
 
@@ -37,64 +51,124 @@ from .support import sized
 GAME, TABLE, PLAYERS = "deluxe", "DLX1", 12
 START = datetime(2026, 11, 1, 8, tzinfo=UTC)
 TEN_RICH = {"3": 1, "4": 1, "5": 1, "6": 1}
-SHIFTS = {"main": 0.02, "behind": 0.02, "insurance": 0.02, "pair": 0.05}  # of RTP, as a fraction
-DAYS, ROUNDS_PER_DAY = 30, 1440
+DELUXE_ROUNDS_PER_DAY = 1440  # what a Deluxe table deals: one round a minute
 SHOES = sized(10_000, 20)  # each pool: about 24 rounds a shoe
-# False alerts: runs of WINDOWS windows of WINDOW_DAYS, the first from a CUSUM at 0, the others the
-# long run (a CUSUM that has run for a month: the rate the design promises).
-RUNS = sized(2_000, 30)
-WINDOWS = sized(12, 2)
-WINDOW_DAYS = sized(DAYS, 1)
+# False alerts: RUNS runs of WINDOWS windows of WINDOW_DAYS at the monitor's rounds a day, the first
+# from a CUSUM at 0, the others the long run (the rate the design promises).
+RUNS = sized(4_000, 30)
+WINDOWS = sized(8, 2)
+WINDOW_DAYS = sized(30, 1)
 DELAY_RUNS = sized(4_000, 30)
-DELAY_CAP_DAYS = sized(365, 5)
+DELAY_CAP_DAYS = sized(365, 5)  # at DELUXE_ROUNDS_PER_DAY
+
+
+@dataclass(frozen=True)
+class Monitor:
+    """What the monitor is designed with: alerts.monitors' constants, the threshold's default, and the
+    preset's theoretical RTPs (the figures Pitboss ships)."""
+
+    days: int  # between false alerts a table
+    rounds_per_day: int  # the false-alert budget's rounds a day
+    learning_rounds: int
+    shifts: dict[str, float]
+    shift: Callable[[str], float]
+    rtps: dict[str, float]
+
+    def design(self, kind: str, sigma: float, kinds: int) -> DriftDesign:
+        """drift_add's design of a kind at a table of `kinds` kinds."""
+        return drift_design(
+            self.shift(kind), sigma, false_alert_observations(self.days, self.rounds_per_day, kinds)
+        )
+
+
+def the_monitor() -> Monitor:
+    import django
+
+    django.setup()
+    from alerts.choices import Monitor as Monitors
+    from alerts.definitions import DEFINITIONS
+    from alerts.monitors import LEARNING_ROUNDS, ROUNDS_PER_DAY_AT_MOST, SHIFT_TO_DETECT, shift_to_detect
+    from tables.known_odds import known_figures
+    from tables.odds import rule_set_digest
+
+    figures = known_figures(rule_set_digest(preset(GAME)))
+    if figures is None:
+        raise SystemExit("tables/known_odds.json has no figures of this engine: run manage.py odds_known")
+    return Monitor(
+        days=int(DEFINITIONS[Monitors.RTP_DRIFT].default),
+        rounds_per_day=ROUNDS_PER_DAY_AT_MOST,
+        learning_rounds=LEARNING_ROUNDS,
+        shifts=SHIFT_TO_DETECT,
+        shift=shift_to_detect,
+        rtps={kind: float(rtp) / 100 for kind, rtp in figures["rtp"].items()},
+    )
 
 
 @dataclass
 class Pool:
     """One bet kind's rounds in the order the simulated shoes dealt them (a round without the kind's bet
-    left out): what the kind wagered, returned and staked in each (the original stakes: doubles and
-    splits left out), and where each shoe's rounds begin. Each figure comes with its standard error,
-    shoes as clusters (the rounds of a shoe are not independent)."""
+    left out): what the kind staked (original stakes), wagered and returned in each, its residual
+    against μ0, and where each shoe's rounds begin."""
 
+    staked: np.ndarray
     wagered: np.ndarray
     returned: np.ndarray
-    staked: np.ndarray
     starts: np.ndarray
     rounds: int  # every round dealt, with the kind's bet or not
+    rtp: float
 
     def __post_init__(self):
-        self.ratios = self.returned / self.wagered
+        self.residuals = round_residual(self.staked, self.wagered, self.returned, self.rtp)
 
     @property
     def share(self) -> float:
-        return len(self.ratios) / self.rounds
+        return len(self.staked) / self.rounds
 
     @property
     def lengths(self) -> np.ndarray:
-        return np.diff(np.append(self.starts, len(self.ratios)))
+        return np.diff(np.append(self.starts, len(self.staked)))
+
+    @property
+    def mean_stake(self) -> float:
+        return float(self.staked.mean())
+
+    @property
+    def sigma(self) -> float:
+        """drift_add's σ: the root mean square of e / S̄, about 0 (theory), not about the pool's mean."""
+        return float(np.sqrt((self.residuals**2).mean())) / self.mean_stake
 
     def _spread(self, residuals: np.ndarray) -> float:
+        """The standard deviation of the sum of `residuals`, shoes as clusters (a shoe's rounds are not
+        independent)."""
         return float(np.sqrt((np.add.reduceat(residuals, self.starts) ** 2).sum()))
 
-    def mean_ratio(self) -> tuple[float, float]:
-        """The mean of the rounds' R/W: what the CUSUM's y averages."""
-        mean = float(self.ratios.mean())
-        return mean, self._spread(self.ratios - mean) / len(self.ratios)
-
-    def pooled_ratio(self) -> tuple[float, float]:
-        """ΣR/ΣW, as the reports and the floor give an observed RTP."""
-        ratio = float(self.returned.sum() / self.wagered.sum())
-        return ratio, self._spread(self.returned - ratio * self.wagered) / float(self.wagered.sum())
-
     def per_stake(self) -> tuple[float, float]:
-        """1 + Σ(R − W)/ΣS, the return per original stake: what theory states."""
-        gain = float((self.returned - self.wagered).sum() / self.staked.sum())
-        residuals = self.returned - self.wagered - gain * self.staked
-        return 1 + gain, self._spread(residuals) / float(self.staked.sum())
+        """Σe/ΣS, the return per original stake beyond μ0, and its standard error."""
+        total = float(self.staked.sum())
+        mean = float(self.residuals.sum()) / total
+        return mean, self._spread(self.residuals - mean * self.staked) / total
+
+    def at_theory(self) -> "Pool":
+        """The pool moved to μ0: each round's return less (Σe/ΣS)·S, so that Σe = 0."""
+        mean = self.per_stake()[0]
+        return Pool(
+            self.staked, self.wagered, self.returned - mean * self.staked, self.starts, self.rounds, self.rtp
+        )
+
+    def ratio_bias(self) -> float:
+        """The mean of the rounds' R/W against μ0: what the monitor's statistic was."""
+        return float((self.returned / self.wagered).mean()) - self.rtp
+
+    def learnt_sigmas(self, rounds: int) -> np.ndarray:
+        """drift_add's σ after `rounds` rounds, over the pool's consecutive stretches of that many."""
+        blocks = len(self.staked) // rounds
+        residuals = self.residuals[: blocks * rounds].reshape(blocks, rounds)
+        staked = self.staked[: blocks * rounds].reshape(blocks, rounds)
+        return np.sqrt((residuals**2).mean(axis=1)) / staked.mean(axis=1)
 
 
-def simulated_pools(shoes: int, seed: int, removed_per_deck=None) -> dict[str, Pool]:
-    amounts: dict[str, list[tuple[float, float, float]]] = {}  # kind -> (W, R, S) a round
+def simulated_pools(shoes: int, seed: int, rtps: dict[str, float], removed_per_deck=None) -> dict[str, Pool]:
+    amounts: dict[str, list[tuple[float, float, float]]] = {}  # kind -> (S, W, R) a round
     shoe_numbers: dict[str, list[int]] = {}  # of each of those rounds
     rounds, shoe, number = 0, None, 0
     documents = simulate(
@@ -107,39 +181,27 @@ def simulated_pools(shoes: int, seed: int, removed_per_deck=None) -> dict[str, P
         removed_per_deck=removed_per_deck,
     )
     for document in documents:
+        if document["status"] != "completed":  # drift_check reads completed rounds only
+            continue
         rounds += 1
         if document["shoe"] != shoe:
             shoe, number = document["shoe"], number + 1
         sums: dict[str, list[float]] = {}
         for bet in document["bets"]:
             kind_sums = sums.setdefault(bet["kind"], [0.0, 0.0, 0.0])
-            kind_sums[0] += float(bet["wagered"])
-            kind_sums[1] += float(bet["returned"])
-            kind_sums[2] += float(bet["stake"])
+            kind_sums[0] += float(bet["stake"])
+            kind_sums[1] += float(bet["wagered"])
+            kind_sums[2] += float(bet["returned"])
         for kind, kind_sums in sums.items():
-            if kind_sums[0] > 0:
+            if kind_sums[0] > 0 and kind in rtps:
                 amounts.setdefault(kind, []).append(tuple(kind_sums))
                 shoe_numbers.setdefault(kind, []).append(number)
     pools = {}
     for kind, rows in amounts.items():
-        wagered, returned, staked = np.array(rows).T
+        staked, wagered, returned = np.array(rows).T
         starts = np.flatnonzero(np.diff(shoe_numbers[kind], prepend=-1))
-        pools[kind] = Pool(wagered, returned, staked, starts, rounds)
+        pools[kind] = Pool(staked, wagered, returned, starts, rounds, rtps[kind])
     return pools
-
-
-def theoretical_rtps() -> dict[str, float]:
-    """The preset's theoretical RTP of each bet kind, as a fraction: the figures Pitboss ships."""
-    import django
-
-    django.setup()
-    from tables.known_odds import known_figures
-    from tables.odds import rule_set_digest
-
-    figures = known_figures(rule_set_digest(preset(GAME)))
-    if figures is None:
-        raise SystemExit("tables/known_odds.json has no figures of this engine: run manage.py odds_known")
-    return {kind: float(rtp) / 100 for kind, rtp in figures["rtp"].items()}
 
 
 class Streams:
@@ -188,13 +250,14 @@ class Alerts:
     low: np.ndarray
 
     def long_run(self, side: np.ndarray | None = None) -> tuple[float, float]:
-        """Alerts in 30 days after the first window, over the runs: the mean and its 95% half-width."""
+        """Alerts in 30 days at the monitor's rounds a day after the first window, over the runs: the
+        mean and its 95% half-width."""
         alerts = self.high + self.low if side is None else side
-        per_run = alerts[:, 1:].mean(axis=1) * DAYS / WINDOW_DAYS
+        per_run = alerts[:, 1:].mean(axis=1) * 30 / WINDOW_DAYS
         return float(per_run.mean()), float(1.96 * per_run.std(ddof=1) / np.sqrt(len(per_run)))
 
     def first_window(self) -> float:
-        return float((self.high + self.low)[:, 0].mean() * DAYS / WINDOW_DAYS)
+        return float((self.high + self.low)[:, 0].mean() * 30 / WINDOW_DAYS)
 
 
 def false_alerts(streams: Streams, design: DriftDesign, steps: int) -> Alerts:
@@ -235,132 +298,168 @@ def detection_delays(streams: Streams, design: DriftDesign, cap: int) -> np.ndar
 
 
 def days_of(rounds: float) -> str:
-    return f"{rounds:,.0f} rounds ({rounds / ROUNDS_PER_DAY:.1f} days)"
+    return (
+        f"{rounds:,.0f} rounds ({rounds / DELUXE_ROUNDS_PER_DAY:.1f} days at {DELUXE_ROUNDS_PER_DAY:,} a day)"
+    )
 
 
-def in_control(pool: Pool, rtp: float) -> tuple[float, float]:
-    """(a): σ and the mean of the main bet's ratios, with what the uncentred pool says."""
-    sigma = float(pool.ratios.std(ddof=1))
-    (mean, mean_error), (pooled, pooled_error) = pool.mean_ratio(), pool.pooled_ratio()
-    per_stake, per_stake_error = pool.per_stake()
-    print(
-        f"   (a) {SHOES:,} Deluxe shoes in control, {pool.rounds:,} rounds ({PLAYERS} players, up to 7 "
-        f"seats); main bet, μ0 {rtp:.4%}: σ of a round's R/W {sigma:.4f}"
+def siegmund_rate(design: DriftDesign, mean_y: float, observations: float) -> tuple[float, float]:
+    """Siegmund's false alerts of the high and the low side in `observations`, y's mean at `mean_y`."""
+    return (
+        observations / one_sided_arl(design.h, design.k - mean_y),
+        observations / one_sided_arl(design.h, design.k + mean_y),
     )
-    print(
-        f"       uncentred (± a 95% interval): mean of the rounds' R/W {mean:.2%} ± {1.96 * mean_error:.2%}, "
-        f"ΣR/ΣW {pooled:.2%} ± {1.96 * pooled_error:.2%}, per original stake {per_stake:.2%} ± "
-        f"{1.96 * per_stake_error:.2%}"
-    )
-    print(
-        f"       the slips: {per_stake - rtp:+.2%} per original stake against μ0; the mean of the rounds' "
-        f"R/W: {mean - pooled:+.2%} against ΣR/ΣW (a double or a split counts once in its round's ratio, "
-        "not by what it wagered)"
-    )
-    return sigma, mean
 
 
-def false_alert_figures(pools: dict[str, Pool], design: DriftDesign, arl: float, rtp: float, rng) -> None:
-    """(b): the main bet's false alerts, rounds drawn and shoes drawn; the table's, every kind; the main
-    bet's uncentred."""
-    main_pool = pools["main"]
-    mean = float(main_pool.ratios.mean())
-    steps = WINDOW_DAYS * ROUNDS_PER_DAY
-    centred = (main_pool.ratios - mean) / design.sigma
-    designed = DAYS * ROUNDS_PER_DAY / design.in_control_arl
+def pools_figures(pools: dict[str, Pool], monitor: Monitor) -> None:
+    """(a): each kind's S̄, σ, design and mean residual per stake, what that mean does to the false
+    alerts, and σ learnt from the first rounds; the main bet's slips, and R/W for comparison."""
+    main = pools["main"]
     print(
-        f"   (b) false alerts at one table: {RUNS:,} runs of {WINDOWS} windows of {days_of(steps)}; the "
-        "first window from a CUSUM at 0, the others the long run (± a 95% interval)"
+        f"   (a) {SHOES:,} Deluxe shoes in control, {main.rounds:,} rounds ({PLAYERS} players, up to 7 "
+        "seats); y = score(round_residual(S, W, R, μ0), S̄), not re-centred: theory is per original stake, "
+        "so e's mean is 0 at theory whatever the doubles and splits. Mean residual per stake ± its standard "
+        "error (shoes as clusters), and what that mean does to Siegmund's false alerts:"
     )
-    for label, shoes in (("rounds drawn independently", False), ("whole shoes drawn", True)):
-        alerts = false_alerts(Streams.of(main_pool, centred, RUNS, rng, shoes=shoes), design, steps)
-        rate, spread = alerts.long_run()
+    for kind in by_share(pools):
+        pool = pools[kind]
+        design = monitor.design(kind, pool.sigma, len(pools))
+        mean, error = pool.per_stake()
+        mean_y = float(design.score(pool.residuals, pool.mean_stake).mean())
+        high, low = siegmund_rate(design, mean_y, 1.0)
+        side = 1 / one_sided_arl(design.h, design.k)
         print(
-            f"       main bet, {label}: {rate:.3f} ± {spread:.3f} in {DAYS} days (design {designed:.3f}; "
-            f"high {alerts.long_run(alerts.high)[0]:.3f}, low {alerts.long_run(alerts.low)[0]:.3f}); "
-            f"the first window {alerts.first_window():.3f}"
+            f"       {kind}: μ0 {pool.rtp:.4%}, {pool.share:.0%} of rounds, S̄ {pool.mean_stake:,.2f}; shift "
+            f"{design.shift:.0%}, σ {pool.sigma:.4f}, k {design.k:.5f}, h {design.h:.2f}; {mean:+.3%} ± "
+            f"{error:.3%} per stake ({mean / error:+.1f} standard errors): y's mean {mean_y:+.5f}, false "
+            f"alerts ×{(high + low) / (2 * side):.2f} (high ×{high / side:.2f}, low ×{low / side:.2f})"
         )
-    table_rate = table_variance = table_first = 0.0
-    parts = []
-    for kind, pool in sorted(pools.items()):
-        kind_sigma = float(pool.ratios.std(ddof=1))
-        kind_design = drift_design(SHIFTS[kind], kind_sigma, arl)
-        if kind == "main":
-            kind_alerts = alerts  # whole shoes drawn, just above
-        else:
-            scores = (pool.ratios - pool.ratios.mean()) / kind_sigma
-            streams = Streams.of(pool, scores, RUNS, rng, shoes=True)
-            kind_alerts = false_alerts(streams, kind_design, round(steps * pool.share))
-        rate, spread = kind_alerts.long_run()
-        table_rate, table_variance = table_rate + rate, table_variance + spread**2
-        table_first += kind_alerts.first_window()
-        parts.append(
-            f"{kind} {rate:.3f} (σ {kind_sigma:.2f}, shift {kind_design.shift:.0%}, k {kind_design.k:.4f}, "
-            f"h {kind_design.h:.1f}, {pool.share:.0%} of rounds)"
-        )
+        learnt = pool.learnt_sigmas(monitor.learning_rounds) / pool.sigma
+        if len(learnt) >= 20:
+            quantiles = np.quantile(learnt, [0.05, 0.5, 0.95])
+            # σ learnt q times the pool's: in the pool's σ units y and h are q times the design's, and k
+            # is the pool's, so the ARL is Siegmund's at q·h(k/q).
+            factors = [
+                2
+                / one_sided_arl(q * monitor.design(kind, pool.sigma * q, len(pools)).h, design.k)
+                / (2 * side)
+                for q in quantiles
+            ]
+            print(
+                f"          σ learnt from the first {monitor.learning_rounds:,} rounds ({len(learnt):,} "
+                f"stretches): 5%, 50%, 95% at ×{quantiles[0]:.3f}, ×{quantiles[1]:.3f}, ×{quantiles[2]:.3f} "
+                f"of the pool's; false alerts ×{factors[0]:.2f}, ×{factors[1]:.2f}, ×{factors[2]:.2f} while "
+                "it stays so (Siegmund)"
+            )
+    design = monitor.design("main", main.sigma, len(pools))
+    per_round = float(np.sqrt(((main.residuals / main.staked) ** 2).mean()))
+    per_round_design = monitor.design("main", per_round, len(pools))
     print(
-        f"       the table, whole shoes, each kind at its own σ and shift: {table_rate:.3f} ± "
-        f"{np.sqrt(table_variance):.3f} in {DAYS} days (design ≤ 1); the first window {table_first:.3f}"
-    )
-    print("          " + "; ".join(parts))
-    raw = (main_pool.ratios - rtp) / design.sigma
-    alerts = false_alerts(Streams.of(main_pool, raw, RUNS, rng, shoes=True), design, steps)
-    low_arl = one_sided_arl(design.h, design.k - (rtp - mean) / design.sigma)
-    print(
-        f"       main bet uncentred (these players' R/W against μ0, whole shoes): high "
-        f"{alerts.long_run(alerts.high)[0]:.2f}, low {alerts.long_run(alerts.low)[0]:.2f} in {DAYS} days "
-        f"(Siegmund, low side: one every {days_of(low_arl)})"
+        f"       main bet: the slips (players off best play) {main.per_stake()[0]:+.3%} per stake; R/W, the "
+        f"statistic before, would have been {main.ratio_bias():+.2%} against μ0 (doubles and splits). "
+        f"Siegmund's delay at the shift, from 0: {days_of(design.detection_arl(design.shift))}; with σ of "
+        f"e/S (each round over its own stakes, also 0 at theory) {per_round:.4f}, it would be "
+        f"{days_of(per_round_design.detection_arl(design.shift))}"
     )
 
 
-def detection(ten_rich: Pool, in_control_pool: Pool, design: DriftDesign, rtp: float, rng) -> None:
-    """(c): the ten-rich shoe's shift, and the delay until the high side alerts."""
-    (mean, mean_error), (ten_rich_mean, ten_rich_error) = in_control_pool.mean_ratio(), ten_rich.mean_ratio()
-    shift, shift_error = ten_rich_mean - mean, 1.96 * np.hypot(ten_rich_error, mean_error)
-    pooled_shift = ten_rich.pooled_ratio()[0] - in_control_pool.pooled_ratio()[0]
+def by_share(pools: dict[str, Pool]) -> list[str]:
+    return sorted(pools, key=lambda kind: -pools[kind].share)
+
+
+def false_alert_figures(pools: dict[str, Pool], monitor: Monitor, rng) -> None:
+    """(b): each kind's false alerts and the table's, at theory and as simulated."""
+    steps = WINDOW_DAYS * monitor.rounds_per_day
+    arl = false_alert_observations(monitor.days, monitor.rounds_per_day, len(pools))
+    slower = DELUXE_ROUNDS_PER_DAY / monitor.rounds_per_day
+    print(
+        f"   (b) false alerts at one table: {RUNS:,} runs of {WINDOWS} windows of {WINDOW_DAYS} days at "
+        f"{monitor.rounds_per_day:,} rounds a day ({steps:,} rounds; a kind observes those with its bet), "
+        f"the first from a CUSUM at 0, the others the long run; ± a 95% interval. Each kind's design: one "
+        f"every {arl:,.0f} observations, {30 * monitor.rounds_per_day / arl:.3f} in 30 days × its share of "
+        f"rounds; at {DELUXE_ROUNDS_PER_DAY:,} rounds a day, ×{slower:.2g}"
+    )
+    cases = (
+        ("at theory: each pool moved to μ0 (e − (Σe/ΣS)·S), what the design promises", True),
+        (
+            "as simulated: the monitor's y as it comes (the players' slips and choices, the pools' chance)",
+            False,
+        ),
+    )
+    for label, at_theory in cases:
+        print(f"       {label}")
+        table = np.zeros(5)  # rate, variance, first window, design, Siegmund
+        runs = [(kind, True) for kind in by_share(pools)]
+        if at_theory:
+            runs.insert(0, ("main", False))
+        for kind, shoes in runs:
+            pool = pools[kind].at_theory() if at_theory else pools[kind]
+            design = monitor.design(kind, pool.sigma, len(pools))
+            scores = design.score(pool.residuals, pool.mean_stake)
+            observations = round(steps * pool.share)
+            alerts = false_alerts(Streams.of(pool, scores, RUNS, rng, shoes=shoes), design, observations)
+            rate, spread = alerts.long_run()
+            in_30_days = observations * 30 / WINDOW_DAYS
+            designed = in_30_days / design.in_control_arl
+            siegmund = sum(siegmund_rate(design, float(scores.mean()), in_30_days))
+            print(
+                f"          {kind}, {'whole shoes' if shoes else 'rounds drawn independently'}: {rate:.3f} ± "
+                f"{spread:.3f} in 30 days at {monitor.rounds_per_day:,} rounds a day, {rate * slower:.3f} at "
+                f"{DELUXE_ROUNDS_PER_DAY:,} (design {designed:.3f}"
+                + ("" if at_theory else f", Siegmund at the pool's mean {siegmund:.3f}")
+                + f"); high {alerts.long_run(alerts.high)[0]:.3f}, low {alerts.long_run(alerts.low)[0]:.3f}; "
+                f"the first window {alerts.first_window():.3f}"
+            )
+            if shoes:
+                table += (rate, spread**2, alerts.first_window(), designed, siegmund)
+        rate, spread = table[0], float(np.sqrt(table[1]))
+        print(
+            f"          the table, whole shoes, its {len(pools)} kinds: {rate:.3f} ± {spread:.3f} in 30 days "
+            f"at {monitor.rounds_per_day:,} rounds a day (design {table[3]:.3f}, budget 1); "
+            f"{rate * slower:.3f} ± {spread * slower:.3f} at {DELUXE_ROUNDS_PER_DAY:,} (budget "
+            f"{slower:.2g}); the first window {table[2]:.3f}"
+        )
+
+
+def detection(ten_rich: Pool, in_control: Pool, design: DriftDesign, rng) -> None:
+    """(c): the ten-rich shoe's shift, and the delay until the main bet's high side alerts."""
+    shift, error = ten_rich.per_stake()
+    scores = design.score(ten_rich.residuals, in_control.mean_stake)  # S̄ and σ learnt in control
+    mean_y = float(scores.mean())
     print(
         f"   (c) {SHOES:,} ten-rich shoes (one each of 3, 4, 5, 6 out of every deck), {ten_rich.rounds:,} "
-        f"rounds: the main bet's mean R/W {shift:+.2%} ± {shift_error:.2%} (ΣR/ΣW {pooled_shift:+.2%}) "
-        "against the in-control pool's"
+        f"rounds: the main bet's return per stake {shift:+.2%} ± {error:.2%} (standard error) from μ0 "
+        f"({shift - in_control.per_stake()[0]:+.2%} from the in-control pool's); y's mean {mean_y:+.5f}, "
+        f"k {design.k:.5f}"
     )
-    cap = DELAY_CAP_DAYS * ROUNDS_PER_DAY
-    shifted = (ten_rich.ratios - mean) / design.sigma  # centred as the in-control pool: theory + the shift
-    for label, shoes in (("whole ten-rich shoes drawn", True), ("rounds drawn independently", False)):
-        delays = detection_delays(Streams.of(ten_rich, shifted, DELAY_RUNS, rng, shoes=shoes), design, cap)
-        median, p90 = np.quantile(delays, [0.5, 0.9], method="inverted_cdf")
-        missed = np.count_nonzero(np.isinf(delays))
-        average = (
-            f"mean {days_of(delays.mean())}" if not missed else f"{missed} not within {DELAY_CAP_DAYS} days"
-        )
-        print(
-            f"       delay to the high side's alert, {label} ({DELAY_RUNS:,} runs): median "
-            f"{days_of(median)}, 90th percentile {days_of(p90)}, {average}"
-        )
-    print(f"       Siegmund at the measured shift, from 0: {days_of(design.detection_arl(shift))} on average")
-    raw_shift = ten_rich_mean - rtp
-    raw_delay = one_sided_arl(design.h, design.k - raw_shift / design.sigma)
+    cap = DELAY_CAP_DAYS * DELUXE_ROUNDS_PER_DAY
+    delays = detection_delays(Streams.of(ten_rich, scores, DELAY_RUNS, rng, shoes=True), design, cap)
+    median, p90 = np.quantile(delays, [0.5, 0.9], method="inverted_cdf")
+    missed = np.count_nonzero(np.isinf(delays))
+    average = f"mean {days_of(delays.mean())}" if not missed else f"{missed} not within {DELAY_CAP_DAYS} days"
     print(
-        f"       uncentred, these players' ten-rich R/W against μ0 ({raw_shift:+.2%}): Siegmund's delay "
-        f"{days_of(raw_delay)}"
+        f"       delay to the high side's alert, whole ten-rich shoes drawn ({DELAY_RUNS:,} runs, from 0): "
+        f"median {days_of(median)}, 90th percentile {days_of(p90)}, {average}; Siegmund at y's mean: "
+        f"{days_of(one_sided_arl(design.h, design.k - mean_y))}"
     )
 
 
 def main():
     rng = np.random.default_rng(49)
-    theory = theoretical_rtps()
-    pools = simulated_pools(SHOES, seed=1)
-    ten_rich = simulated_pools(SHOES, seed=2, removed_per_deck=TEN_RICH)["main"]
-    sigma, _ = in_control(pools["main"], theory["main"])
-    arl = false_alert_observations(DAYS, ROUNDS_PER_DAY, len(theory))
-    design = drift_design(SHIFTS["main"], sigma, arl)
+    monitor = the_monitor()
+    pools = simulated_pools(SHOES, seed=1, rtps=monitor.rtps)
+    ten_rich = simulated_pools(SHOES, seed=2, rtps=monitor.rtps, removed_per_deck=TEN_RICH)["main"]
+    arl = false_alert_observations(monitor.days, monitor.rounds_per_day, len(pools))
+    shifts = ", ".join(f"{kind} {shift:.0%}" for kind, shift in monitor.shifts.items())
     print(
-        f"   design: shift {design.shift:.0%}, σ {sigma:.4f}, k {design.k:.5f}, h {design.h:.2f}; "
-        f"{ROUNDS_PER_DAY:,} rounds a day, {len(theory)} kinds: ARL {arl:,.0f} rounds a kind (≤ 1 false "
-        f"alert a table in {DAYS} days, {1 / len(theory):.2f} a kind); Siegmund's delay at the shift, "
-        f"from 0: {days_of(design.detection_arl(design.shift))} on average"
+        f"   design (alerts.monitors): shift to detect {shifts}; one false alert a table in {monitor.days} "
+        f"days at {monitor.rounds_per_day:,} rounds a day, shared by {len(pools)} kinds: ARL {arl:,.0f} "
+        f"observations a kind; the CUSUM after {monitor.learning_rounds:,} rounds"
     )
-    false_alert_figures(pools, design, arl, theory["main"], rng)
-    detection(ten_rich, pools["main"], design, theory["main"], rng)
+    pools_figures(pools, monitor)
+    false_alert_figures(pools, monitor, rng)
+    main_pool = pools["main"]
+    detection(ten_rich, main_pool, monitor.design("main", main_pool.sigma, len(pools)), rng)
 
 
 if __name__ == "__main__":
