@@ -212,9 +212,10 @@ class DriftDesign:
     k: float
     h: float
 
-    def score(self, residual: float, mean_stake: float) -> float:
-        """A round's y: its `round_residual` in units of the kind's mean original stake a round, over σ."""
-        return residual / (mean_stake * self.sigma)
+    def score(self, residual: float, staked: float) -> float:
+        """A round's y: its `round_residual` per unit of its own original stakes, over σ (the spread of
+        that per-stake residual at theory)."""
+        return residual / (staked * self.sigma)
 
     def step(self, high: float, low: float, y: float) -> tuple[float, float, str | None]:
         """(high, low, the side that alerted or None) after observation y, the side that alerted

@@ -194,8 +194,9 @@ class DriftState(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=24)
     rounds = models.PositiveIntegerField(default=0)
-    # ΣS, Σe and Σe² of the rounds' original stakes S and residuals e = R − W − (μ0 − 1)·S
-    # (drift.round_residual): the mean stake a round and the spread the CUSUM standardises by.
+    # ΣS and Σe of the rounds' original stakes S and residuals e = R − W − (μ0 − 1)·S
+    # (drift.round_residual): how far the kind's RTP is from theory, Σe/ΣS; and Σ(e/S)², the spread
+    # of the per-stake residual the CUSUM standardises by.
     stakes = models.FloatField(default=0)
     deviation_sum = models.FloatField(default=0)
     deviation_squares = models.FloatField(default=0)

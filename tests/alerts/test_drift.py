@@ -154,7 +154,7 @@ def test_the_design():
     assert design.detection_arl(-0.02) == design.detection_arl(0.02)
     assert design.detection_arl(0.02) < DESIGN_ARL / 10
     # A round's residual of 2 at a mean stake of 10 a round: 0.2 of a stake, over σ.
-    assert design.score(residual=2.0, mean_stake=10.0) == pytest.approx(0.2 / 0.8)
+    assert design.score(residual=2.0, staked=10.0) == pytest.approx(0.2 / 0.8)
 
 
 def test_a_sequence_of_steps_worked_by_hand():

@@ -89,9 +89,9 @@ def cusum_over(table: Table, rounds: list[tuple[str, float, float, float]], stat
 
 def test_quiet_on_fair_shoes_and_alerting_on_a_shoe_without_low_cards(bnd1):
     state = DriftState(table=bnd1, kind="main")
-    fair = main_rounds(LEARNING_ROUNDS + 3000, seed=1)
+    fair = main_rounds(LEARNING_ROUNDS["main"] + 3000, seed=1)
     assert cusum_over(bnd1, fair, state) == []
-    sigma = (state.deviation_squares / state.rounds) ** 0.5 / (state.stakes / state.rounds)
+    sigma = (state.deviation_squares / state.rounds) ** 0.5
     design = drift.drift_design(
         SHIFT_TO_DETECT["main"], sigma, drift.false_alert_observations(30, ROUNDS_PER_DAY_AT_MOST, 1)
     )
@@ -111,7 +111,7 @@ def test_quiet_on_fair_shoes_and_alerting_on_a_shoe_without_low_cards(bnd1):
 
 
 def test_the_monitor_reads_each_rounds_residual_from_its_bets(bnd1, monkeypatch):
-    monkeypatch.setattr(monitors, "LEARNING_ROUNDS", 5)
+    monkeypatch.setattr(monitors, "LEARNING_ROUNDS", {"main": 5, "side": 5})
     ending = minute_ago()
     rounds = deal("BND1", "RESIDUALS", 20, ending=ending, players=4)
     monitors_run(ending + timedelta(seconds=40))
@@ -130,4 +130,6 @@ def test_the_monitor_reads_each_rounds_residual_from_its_bets(bnd1, monkeypatch)
     assert state.rounds == len(residuals)
     assert state.stakes == pytest.approx(sum(stakes), abs=1e-6)
     assert state.deviation_sum == pytest.approx(sum(residuals), abs=1e-6)
-    assert state.deviation_squares == pytest.approx(sum(e * e for e in residuals), rel=1e-9)
+    assert state.deviation_squares == pytest.approx(
+        sum((e / s) ** 2 for e, s in zip(residuals, stakes, strict=True)), rel=1e-9
+    )

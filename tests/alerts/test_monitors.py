@@ -45,7 +45,9 @@ def alerts_of(monitor: str) -> list[Alert]:
 
 
 def test_a_clean_hour_raises_nothing(floor, monkeypatch):
-    monkeypatch.setattr(monitors, "LEARNING_ROUNDS", 10)  # the CUSUM runs on these few rounds
+    monkeypatch.setattr(
+        monitors, "LEARNING_ROUNDS", {"main": 10, "side": 10}
+    )  # the CUSUM runs on these few rounds
     ending = minute_ago()
     rounds = deal("BND1", "CLEAN-B", 30, ending=ending, dealt_by="D-ANA")
     rounds += deal("DLX1", "CLEAN-D", 30, ending=ending, dealt_by="D-BEN", seed=2)
