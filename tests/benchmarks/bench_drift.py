@@ -4,34 +4,37 @@ alerts.monitors), with the project's simulator (BENCHMARKS.md, "RTP drift").
 
 (a) The pools: the rounds of a Deluxe table (the preset, 12 players on up to 7 seats, whole shoes in
     order), per bet kind as drift_check reads them: a round's original stakes S, wagered W and
-    returned R over all the kind's bets, a round without the kind's bet left out. Each round's
-    residual e = alerts.drift.round_residual(S, W, R, μ0), μ0 the kind's theoretical RTP as Pitboss
-    ships it for the preset; S̄ and σ as drift_add learns them (S̄ = ΣS/n, σ = √(Σe²/n)/S̄), here from
-    the whole pool (what a table's estimate settles to); y = DriftDesign.score(e, S̄). The statistic
-    needs no re-centring: theory is stated per original stake, so e's mean is 0 at theory whatever
-    the doubles and splits. Each kind's mean residual per stake Σe/ΣS is printed with its standard
-    error (shoes as clusters): what the simulated players' slips and choices (a play-behind player
-    who does not follow a double or a split) and chance leave, and what it does to the false alerts
-    (Siegmund at the pool's mean). The rounds' R/W, the statistic before, once against μ0 for
-    comparison; σ as a table learns it from its first LEARNING_ROUNDS rounds (its spread over the
-    pool's stretches of that many rounds, and what Siegmund says such a σ does to the false alerts);
-    and the σ of e/S, each round's residual over its own stakes, beside the monitor's e/S̄.
-(b) False alerts: each kind's CUSUM as drift_add designs it (alerts.monitors: SHIFT_TO_DETECT, one
-    false alert a table in the threshold's default 30 days shared by the table's kinds, at
+    returned R over all the kind's bets, a round without the kind's bet left out, and the kinds in
+    alerts.monitors.NOT_WATCHED (the bets behind) left out too, as drift_check does (one line says why,
+    with their measured return). Each round's residual e = alerts.drift.round_residual(S, W, R, μ0), μ0
+    the kind's theoretical RTP as Pitboss ships it for the preset; σ as drift_add learns it, the root
+    mean square of e/S (about 0, not about the pool's mean), here from the whole pool (what a table's
+    estimate settles to); y = DriftDesign.score(e, S) = e/(S·σ). The statistic needs no re-centring:
+    theory is stated per original stake, so e/S's mean is 0 at theory whatever the doubles and splits
+    (when play does not depend on the stake). Each kind's mean of e/S (y's mean, in points a stake) and
+    its Σe/ΣS (the money) are printed with their standard errors (shoes as clusters): what the simulated
+    players' slips and chance leave, and what that does to the false alerts (Siegmund at the pool's
+    mean). σ as a table learns it from its first learning_rounds(kind) rounds: tables' first rounds
+    drawn as whole shoes from the pool, and the 5th, 50th and 95th percentiles of that σ against the
+    pool's, with what Siegmund says such a σ does to the false alerts while it stays so. For the main
+    bet, for comparison, the statistics before: the rounds' R/W against μ0, and e/S̄'s σ.
+(b) False alerts: each watched kind's CUSUM as drift_add designs it (alerts.monitors: SHIFT_TO_DETECT,
+    one false alert a table in the threshold's default 30 days shared by the table's watched kinds, at
     ROUNDS_PER_DAY_AT_MOST rounds a day), on one table's rounds resampled from its pool with numpy:
-    runs of windows of 30 days at ROUNDS_PER_DAY_AT_MOST rounds a day (a kind observes only the
-    rounds with its bet), the first from a CUSUM at 0, the others the long run. Whole shoes drawn with
-    their rounds in order (a shoe's own correlation kept); the main bet also with its rounds drawn
-    independently (the design's assumption). Twice: at theory, each pool moved to μ0 (e − (Σe/ΣS)·S,
-    which a pool's chance alone needs: the pair's standard error is half its k), what the design
-    promises; and as simulated, the monitor's y as it comes. The budget is in rounds: a table dealing
-    fewer rounds a day has proportionally fewer false alerts in 30 days, so at 1,440 a day (a Deluxe
-    table, one a minute) exactly half as many.
+    runs of windows of 30 days at ROUNDS_PER_DAY_AT_MOST rounds a day (a kind observes only the rounds
+    with its bet), the first from a CUSUM at 0, the others the long run. Whole shoes drawn with their
+    rounds in order (a shoe's own correlation kept); the main bet also with its rounds drawn
+    independently (the design's assumption). Twice: at theory, each pool moved to μ0 (each round's
+    return less mean(e/S)·S, so that y's mean is 0: a pool's chance alone needs it, the pair's standard
+    error being about half its k), what the design promises; and as simulated, the monitor's y as it
+    comes. The budget is in rounds: a table dealing fewer rounds a day deals a window's rounds in more
+    days, so at 1,440 a day (a Deluxe table, one a minute) its long-run false alerts in 30 days are
+    exactly half those at ROUNDS_PER_DAY_AT_MOST; both are printed.
 (c) Detection: a pool of ten-rich shoes (one each of 3, 4, 5 and 6 out of every deck: a third of the
-    cards ten-valued, where the full shoe holds 30.8%) scored with the in-control pool's S̄ and σ (what
-    the table had learnt before), as simulated: the main bet's measured shift per stake against μ0,
-    and the rounds until its high side alerts, from a CUSUM at 0, whole ten-rich shoes drawn: median
-    and 90th percentile, in rounds and in days at 1,440 rounds a day.
+    cards ten-valued, where the full shoe holds 30.8%) scored with the in-control pool's σ (what the
+    table had learnt before), as simulated: the main bet's measured shift per stake against μ0, and the
+    rounds until its high side alerts, from a CUSUM at 0, whole ten-rich shoes drawn: median, 90th
+    percentile and mean, in rounds and in days at 1,440 rounds a day, against Siegmund at y's mean.
 
 numpy is used here only: alerts.drift is plain Python.
 """
@@ -60,6 +63,7 @@ WINDOWS = sized(8, 2)
 WINDOW_DAYS = sized(30, 1)
 DELAY_RUNS = sized(4_000, 30)
 DELAY_CAP_DAYS = sized(365, 5)  # at DELUXE_ROUNDS_PER_DAY
+LEARNING_TABLES = sized(4_000, 30)  # tables whose first rounds teach them σ
 
 
 @dataclass(frozen=True)
@@ -69,13 +73,15 @@ class Monitor:
 
     days: int  # between false alerts a table
     rounds_per_day: int  # the false-alert budget's rounds a day
-    learning_rounds: int
+    learning_rounds: dict[str, int]
+    learning: Callable[[str], int]
     shifts: dict[str, float]
     shift: Callable[[str], float]
+    not_watched: frozenset[str]
     rtps: dict[str, float]
 
     def design(self, kind: str, sigma: float, kinds: int) -> DriftDesign:
-        """drift_add's design of a kind at a table of `kinds` kinds."""
+        """drift_add's design of a kind at a table of `kinds` watched kinds."""
         return drift_design(
             self.shift(kind), sigma, false_alert_observations(self.days, self.rounds_per_day, kinds)
         )
@@ -87,7 +93,14 @@ def the_monitor() -> Monitor:
     django.setup()
     from alerts.choices import Monitor as Monitors
     from alerts.definitions import DEFINITIONS
-    from alerts.monitors import LEARNING_ROUNDS, ROUNDS_PER_DAY_AT_MOST, SHIFT_TO_DETECT, shift_to_detect
+    from alerts.monitors import (
+        LEARNING_ROUNDS,
+        NOT_WATCHED,
+        ROUNDS_PER_DAY_AT_MOST,
+        SHIFT_TO_DETECT,
+        learning_rounds,
+        shift_to_detect,
+    )
     from tables.known_odds import known_figures
     from tables.odds import rule_set_digest
 
@@ -97,9 +110,11 @@ def the_monitor() -> Monitor:
     return Monitor(
         days=int(DEFINITIONS[Monitors.RTP_DRIFT].default),
         rounds_per_day=ROUNDS_PER_DAY_AT_MOST,
-        learning_rounds=LEARNING_ROUNDS,
-        shifts=SHIFT_TO_DETECT,
+        learning_rounds=dict(LEARNING_ROUNDS),
+        learning=learning_rounds,
+        shifts=dict(SHIFT_TO_DETECT),
         shift=shift_to_detect,
+        not_watched=frozenset(NOT_WATCHED),
         rtps={kind: float(rtp) / 100 for kind, rtp in figures["rtp"].items()},
     )
 
@@ -119,6 +134,7 @@ class Pool:
 
     def __post_init__(self):
         self.residuals = round_residual(self.staked, self.wagered, self.returned, self.rtp)
+        self.per_round = self.residuals / self.staked  # e/S: what the CUSUM standardises
 
     @property
     def share(self) -> float:
@@ -134,37 +150,52 @@ class Pool:
 
     @property
     def sigma(self) -> float:
-        """drift_add's σ: the root mean square of e / S̄, about 0 (theory), not about the pool's mean."""
-        return float(np.sqrt((self.residuals**2).mean())) / self.mean_stake
+        """drift_add's σ: the root mean square of e/S, about 0 (theory), not about the pool's mean."""
+        return float(np.sqrt((self.per_round**2).mean()))
 
-    def _spread(self, residuals: np.ndarray) -> float:
-        """The standard deviation of the sum of `residuals`, shoes as clusters (a shoe's rounds are not
+    def scores(self, design: DriftDesign) -> np.ndarray:
+        """Each round's y, as drift_add scores it."""
+        return design.score(self.residuals, self.staked)
+
+    def _spread(self, values: np.ndarray) -> float:
+        """The standard deviation of the sum of `values`, shoes as clusters (a shoe's rounds are not
         independent)."""
-        return float(np.sqrt((np.add.reduceat(residuals, self.starts) ** 2).sum()))
+        return float(np.sqrt((np.add.reduceat(values, self.starts) ** 2).sum()))
 
     def per_stake(self) -> tuple[float, float]:
-        """Σe/ΣS, the return per original stake beyond μ0, and its standard error."""
+        """Σe/ΣS, the money returned per original stake beyond μ0, and its standard error."""
         total = float(self.staked.sum())
         mean = float(self.residuals.sum()) / total
         return mean, self._spread(self.residuals - mean * self.staked) / total
 
+    def per_round_mean(self) -> tuple[float, float]:
+        """The mean of e/S (σ times y's mean), and its standard error."""
+        mean = float(self.per_round.mean())
+        return mean, self._spread(self.per_round - mean) / len(self.per_round)
+
     def at_theory(self) -> "Pool":
-        """The pool moved to μ0: each round's return less (Σe/ΣS)·S, so that Σe = 0."""
-        mean = self.per_stake()[0]
+        """The pool moved to μ0: each round's return less mean(e/S)·S, so that y's mean is 0."""
+        mean = self.per_round_mean()[0]
         return Pool(
             self.staked, self.wagered, self.returned - mean * self.staked, self.starts, self.rounds, self.rtp
         )
 
     def ratio_bias(self) -> float:
-        """The mean of the rounds' R/W against μ0: what the monitor's statistic was."""
+        """The mean of the rounds' R/W against μ0: the monitor's first statistic."""
         return float((self.returned / self.wagered).mean()) - self.rtp
 
-    def learnt_sigmas(self, rounds: int) -> np.ndarray:
-        """drift_add's σ after `rounds` rounds, over the pool's consecutive stretches of that many."""
-        blocks = len(self.staked) // rounds
-        residuals = self.residuals[: blocks * rounds].reshape(blocks, rounds)
-        staked = self.staked[: blocks * rounds].reshape(blocks, rounds)
-        return np.sqrt((residuals**2).mean(axis=1)) / staked.mean(axis=1)
+    def mean_stake_sigma(self) -> float:
+        """The σ of e/S̄, the monitor's second statistic."""
+        return float(np.sqrt((self.residuals**2).mean())) / self.mean_stake
+
+    def learnt_sigmas(self, rounds: int, tables: int, rng) -> np.ndarray:
+        """drift_add's σ after a table's first `rounds` rounds, over `tables` tables whose rounds are
+        whole shoes drawn from the pool, against the pool's σ."""
+        streams = Streams.of(self, self.per_round**2, tables, rng, shoes=True)
+        squares = np.zeros(tables)
+        for _ in range(rounds):
+            squares += streams.next()
+        return np.sqrt(squares / rounds) / self.sigma
 
 
 def simulated_pools(shoes: int, seed: int, rtps: dict[str, float], removed_per_deck=None) -> dict[str, Pool]:
@@ -311,80 +342,86 @@ def siegmund_rate(design: DriftDesign, mean_y: float, observations: float) -> tu
     )
 
 
-def pools_figures(pools: dict[str, Pool], monitor: Monitor) -> None:
-    """(a): each kind's S̄, σ, design and mean residual per stake, what that mean does to the false
-    alerts, and σ learnt from the first rounds; the main bet's slips, and R/W for comparison."""
-    main = pools["main"]
-    print(
-        f"   (a) {SHOES:,} Deluxe shoes in control, {main.rounds:,} rounds ({PLAYERS} players, up to 7 "
-        "seats); y = score(round_residual(S, W, R, μ0), S̄), not re-centred: theory is per original stake, "
-        "so e's mean is 0 at theory whatever the doubles and splits. Mean residual per stake ± its standard "
-        "error (shoes as clusters), and what that mean does to Siegmund's false alerts:"
-    )
-    for kind in by_share(pools):
-        pool = pools[kind]
-        design = monitor.design(kind, pool.sigma, len(pools))
-        mean, error = pool.per_stake()
-        mean_y = float(design.score(pool.residuals, pool.mean_stake).mean())
-        high, low = siegmund_rate(design, mean_y, 1.0)
-        side = 1 / one_sided_arl(design.h, design.k)
-        print(
-            f"       {kind}: μ0 {pool.rtp:.4%}, {pool.share:.0%} of rounds, S̄ {pool.mean_stake:,.2f}; shift "
-            f"{design.shift:.0%}, σ {pool.sigma:.4f}, k {design.k:.5f}, h {design.h:.2f}; {mean:+.3%} ± "
-            f"{error:.3%} per stake ({mean / error:+.1f} standard errors): y's mean {mean_y:+.5f}, false "
-            f"alerts ×{(high + low) / (2 * side):.2f} (high ×{high / side:.2f}, low ×{low / side:.2f})"
-        )
-        learnt = pool.learnt_sigmas(monitor.learning_rounds) / pool.sigma
-        if len(learnt) >= 20:
-            quantiles = np.quantile(learnt, [0.05, 0.5, 0.95])
-            # σ learnt q times the pool's: in the pool's σ units y and h are q times the design's, and k
-            # is the pool's, so the ARL is Siegmund's at q·h(k/q).
-            factors = [
-                2
-                / one_sided_arl(q * monitor.design(kind, pool.sigma * q, len(pools)).h, design.k)
-                / (2 * side)
-                for q in quantiles
-            ]
-            print(
-                f"          σ learnt from the first {monitor.learning_rounds:,} rounds ({len(learnt):,} "
-                f"stretches): 5%, 50%, 95% at ×{quantiles[0]:.3f}, ×{quantiles[1]:.3f}, ×{quantiles[2]:.3f} "
-                f"of the pool's; false alerts ×{factors[0]:.2f}, ×{factors[1]:.2f}, ×{factors[2]:.2f} while "
-                "it stays so (Siegmund)"
-            )
-    design = monitor.design("main", main.sigma, len(pools))
-    per_round = float(np.sqrt(((main.residuals / main.staked) ** 2).mean()))
-    per_round_design = monitor.design("main", per_round, len(pools))
-    print(
-        f"       main bet: the slips (players off best play) {main.per_stake()[0]:+.3%} per stake; R/W, the "
-        f"statistic before, would have been {main.ratio_bias():+.2%} against μ0 (doubles and splits). "
-        f"Siegmund's delay at the shift, from 0: {days_of(design.detection_arl(design.shift))}; with σ of "
-        f"e/S (each round over its own stakes, also 0 at theory) {per_round:.4f}, it would be "
-        f"{days_of(per_round_design.detection_arl(design.shift))}"
-    )
-
-
 def by_share(pools: dict[str, Pool]) -> list[str]:
     return sorted(pools, key=lambda kind: -pools[kind].share)
 
 
+def not_watched_line(left_out: dict[str, Pool], monitor: Monitor) -> None:
+    for kind in sorted(left_out):
+        mean, error = left_out[kind].per_stake()
+        print(
+            f"       {kind} not watched (alerts.monitors.NOT_WATCHED), left out of the pools and of the "
+            f"table's kinds: its return depends on whether its players follow the seat's doubles and "
+            f"splits, which μ0 (best play) does not know; as simulated {mean:+.3%} ± {error:.3%} per stake"
+        )
+
+
+def pools_figures(pools: dict[str, Pool], monitor: Monitor, rng) -> None:
+    """(a): each kind's σ, design and mean residual per stake, what that mean does to the false alerts,
+    and σ learnt from the first rounds; for the main bet, the statistics before."""
+    kinds = len(pools)
+    print(
+        "       y = score(round_residual(S, W, R, μ0), S) = e/(S·σ), not re-centred: theory is per original "
+        "stake. Each kind's mean of e/S (y's mean × σ) and Σe/ΣS (the money) ± standard errors (shoes as "
+        "clusters), and what y's mean does to Siegmund's false alerts:"
+    )
+    for kind in by_share(pools):
+        pool = pools[kind]
+        design = monitor.design(kind, pool.sigma, kinds)
+        mean, error = pool.per_round_mean()
+        money, money_error = pool.per_stake()
+        mean_y = float(pool.scores(design).mean())
+        high, low = siegmund_rate(design, mean_y, 1.0)
+        side = 1 / one_sided_arl(design.h, design.k)
+        print(
+            f"       {kind}: μ0 {pool.rtp:.4%}, {pool.share:.0%} of rounds, S̄ {pool.mean_stake:,.2f}; shift "
+            f"{design.shift:.0%}, σ {pool.sigma:.4f}, k {design.k:.5f}, h {design.h:.2f}; e/S {mean:+.3%} ± "
+            f"{error:.3%} ({mean / error:+.1f} standard errors), Σe/ΣS {money:+.3%} ± {money_error:.3%}: "
+            f"y's mean {mean_y:+.5f}, false alerts ×{(high + low) / (2 * side):.2f} "
+            f"(high ×{high / side:.2f}, low ×{low / side:.2f})"
+        )
+        rounds = monitor.learning(kind)
+        learnt = pool.learnt_sigmas(rounds, LEARNING_TABLES, rng)
+        quantiles = np.quantile(learnt, [0.05, 0.5, 0.95])
+        # σ learnt q times the pool's: in the pool's σ units y and h are q times the design's, and k is
+        # the pool's, so the ARL is Siegmund's at q·h(k/q).
+        factors = [
+            2 / one_sided_arl(q * monitor.design(kind, pool.sigma * q, kinds).h, design.k) / (2 * side)
+            for q in quantiles
+        ]
+        print(
+            f"         σ learnt from the first {rounds:,} rounds (learning_rounds), {LEARNING_TABLES:,} "
+            f"tables: 5th percentile ×{quantiles[0]:.3f} of the pool's, 50th ×{quantiles[1]:.3f}, 95th "
+            f"×{quantiles[2]:.3f}; false alerts ×{factors[0]:.2f}, ×{factors[1]:.2f}, ×{factors[2]:.2f} "
+            "while it stays so (Siegmund)"
+        )
+    main = pools["main"]
+    design = monitor.design("main", main.sigma, kinds)
+    before = monitor.design("main", main.mean_stake_sigma(), kinds)
+    print(
+        f"       main bet, the statistics before: R/W {main.ratio_bias():+.2%} against μ0 (doubles and "
+        f"splits); e/S̄ σ {main.mean_stake_sigma():.4f}, Siegmund's delay at the shift "
+        f"{days_of(before.detection_arl(before.shift))}, where e/S's σ {main.sigma:.4f} gives "
+        f"{days_of(design.detection_arl(design.shift))} (this design, {kinds} kinds)"
+    )
+
+
 def false_alert_figures(pools: dict[str, Pool], monitor: Monitor, rng) -> None:
-    """(b): each kind's false alerts and the table's, at theory and as simulated."""
+    """(b): each kind's false alerts and the table's, at theory and as simulated, at both rates."""
     steps = WINDOW_DAYS * monitor.rounds_per_day
     arl = false_alert_observations(monitor.days, monitor.rounds_per_day, len(pools))
     slower = DELUXE_ROUNDS_PER_DAY / monitor.rounds_per_day
+    fast, slow = f"{monitor.rounds_per_day:,}", f"{DELUXE_ROUNDS_PER_DAY:,}"
     print(
         f"   (b) false alerts at one table: {RUNS:,} runs of {WINDOWS} windows of {WINDOW_DAYS} days at "
-        f"{monitor.rounds_per_day:,} rounds a day ({steps:,} rounds; a kind observes those with its bet), "
-        f"the first from a CUSUM at 0, the others the long run; ± a 95% interval. Each kind's design: one "
-        f"every {arl:,.0f} observations, {30 * monitor.rounds_per_day / arl:.3f} in 30 days × its share of "
-        f"rounds; at {DELUXE_ROUNDS_PER_DAY:,} rounds a day, ×{slower:.2g}"
+        f"{fast} rounds a day ({steps:,} rounds; a kind observes those with its bet), the first from a "
+        f"CUSUM at 0, the others the long run; ± a 95% interval; in 30 days at {fast} rounds a day and at "
+        f"{slow} (×{slower:.2g}: the budget is in rounds). Each kind's design: one every {arl:,.0f} "
+        f"observations, {30 * monitor.rounds_per_day / arl:.3f} in 30 days at {fast} × its share of rounds"
     )
     cases = (
-        ("at theory: each pool moved to μ0 (e − (Σe/ΣS)·S), what the design promises", True),
-        (
-            "as simulated: the monitor's y as it comes (the players' slips and choices, the pools' chance)",
-            False,
-        ),
+        ("at theory: each pool moved to μ0 (returns less mean(e/S)·S), what the design promises", True),
+        ("as simulated: the monitor's y as it comes (the players' slips, the pools' chance)", False),
     )
     for label, at_theory in cases:
         print(f"       {label}")
@@ -395,7 +432,7 @@ def false_alert_figures(pools: dict[str, Pool], monitor: Monitor, rng) -> None:
         for kind, shoes in runs:
             pool = pools[kind].at_theory() if at_theory else pools[kind]
             design = monitor.design(kind, pool.sigma, len(pools))
-            scores = design.score(pool.residuals, pool.mean_stake)
+            scores = pool.scores(design)
             observations = round(steps * pool.share)
             alerts = false_alerts(Streams.of(pool, scores, RUNS, rng, shoes=shoes), design, observations)
             rate, spread = alerts.long_run()
@@ -404,8 +441,7 @@ def false_alert_figures(pools: dict[str, Pool], monitor: Monitor, rng) -> None:
             siegmund = sum(siegmund_rate(design, float(scores.mean()), in_30_days))
             print(
                 f"          {kind}, {'whole shoes' if shoes else 'rounds drawn independently'}: {rate:.3f} ± "
-                f"{spread:.3f} in 30 days at {monitor.rounds_per_day:,} rounds a day, {rate * slower:.3f} at "
-                f"{DELUXE_ROUNDS_PER_DAY:,} (design {designed:.3f}"
+                f"{spread:.3f} at {fast}, {rate * slower:.3f} at {slow} (design {designed:.3f}"
                 + ("" if at_theory else f", Siegmund at the pool's mean {siegmund:.3f}")
                 + f"); high {alerts.long_run(alerts.high)[0]:.3f}, low {alerts.long_run(alerts.low)[0]:.3f}; "
                 f"the first window {alerts.first_window():.3f}"
@@ -414,22 +450,24 @@ def false_alert_figures(pools: dict[str, Pool], monitor: Monitor, rng) -> None:
                 table += (rate, spread**2, alerts.first_window(), designed, siegmund)
         rate, spread = table[0], float(np.sqrt(table[1]))
         print(
-            f"          the table, whole shoes, its {len(pools)} kinds: {rate:.3f} ± {spread:.3f} in 30 days "
-            f"at {monitor.rounds_per_day:,} rounds a day (design {table[3]:.3f}, budget 1); "
-            f"{rate * slower:.3f} ± {spread * slower:.3f} at {DELUXE_ROUNDS_PER_DAY:,} (budget "
-            f"{slower:.2g}); the first window {table[2]:.3f}"
+            f"          the table, whole shoes, its {len(pools)} watched kinds: {rate:.3f} ± {spread:.3f} at "
+            f"{fast} (design {table[3]:.3f}, budget 1); {rate * slower:.3f} ± {spread * slower:.3f} at "
+            f"{slow} (budget {slower:.2g}); the first window {table[2]:.3f}"
+            + ("" if at_theory else f"; Siegmund at the pools' means {table[4]:.3f}")
         )
 
 
 def detection(ten_rich: Pool, in_control: Pool, design: DriftDesign, rng) -> None:
     """(c): the ten-rich shoe's shift, and the delay until the main bet's high side alerts."""
-    shift, error = ten_rich.per_stake()
-    scores = design.score(ten_rich.residuals, in_control.mean_stake)  # S̄ and σ learnt in control
+    shift, error = ten_rich.per_round_mean()
+    money, money_error = ten_rich.per_stake()
+    scores = ten_rich.scores(design)  # σ learnt in control
     mean_y = float(scores.mean())
     print(
         f"   (c) {SHOES:,} ten-rich shoes (one each of 3, 4, 5, 6 out of every deck), {ten_rich.rounds:,} "
-        f"rounds: the main bet's return per stake {shift:+.2%} ± {error:.2%} (standard error) from μ0 "
-        f"({shift - in_control.per_stake()[0]:+.2%} from the in-control pool's); y's mean {mean_y:+.5f}, "
+        f"rounds: the main bet's e/S {shift:+.2%} ± {error:.2%} (standard error) from μ0 "
+        f"({shift - in_control.per_round_mean()[0]:+.2%} from the in-control pool's), Σe/ΣS {money:+.2%} ± "
+        f"{money_error:.2%}; y's mean {mean_y:+.5f} (σ {design.sigma:.4f} learnt in control), "
         f"k {design.k:.5f}"
     )
     cap = DELAY_CAP_DAYS * DELUXE_ROUNDS_PER_DAY
@@ -447,18 +485,27 @@ def detection(ten_rich: Pool, in_control: Pool, design: DriftDesign, rng) -> Non
 def main():
     rng = np.random.default_rng(49)
     monitor = the_monitor()
-    pools = simulated_pools(SHOES, seed=1, rtps=monitor.rtps)
+    simulated = simulated_pools(SHOES, seed=1, rtps=monitor.rtps)
+    pools = {kind: pool for kind, pool in simulated.items() if kind not in monitor.not_watched}
+    left_out = {kind: pool for kind, pool in simulated.items() if kind in monitor.not_watched}
     ten_rich = simulated_pools(SHOES, seed=2, rtps=monitor.rtps, removed_per_deck=TEN_RICH)["main"]
     arl = false_alert_observations(monitor.days, monitor.rounds_per_day, len(pools))
     shifts = ", ".join(f"{kind} {shift:.0%}" for kind, shift in monitor.shifts.items())
+    learning = ", ".join(f"{kind} {rounds:,}" for kind, rounds in monitor.learning_rounds.items())
     print(
         f"   design (alerts.monitors): shift to detect {shifts}; one false alert a table in {monitor.days} "
-        f"days at {monitor.rounds_per_day:,} rounds a day, shared by {len(pools)} kinds: ARL {arl:,.0f} "
-        f"observations a kind; the CUSUM after {monitor.learning_rounds:,} rounds"
+        f"days at {monitor.rounds_per_day:,} rounds a day, shared by its {len(pools)} watched kinds "
+        f"({', '.join(by_share(pools))}): ARL {arl:,.0f} observations a kind; the CUSUM after {learning} "
+        "rounds of the kind"
     )
-    pools_figures(pools, monitor)
-    false_alert_figures(pools, monitor, rng)
     main_pool = pools["main"]
+    print(
+        f"   (a) {SHOES:,} Deluxe shoes in control, {main_pool.rounds:,} rounds ({PLAYERS} players, up to 7 "
+        "seats)"
+    )
+    not_watched_line(left_out, monitor)
+    pools_figures(pools, monitor, rng)
+    false_alert_figures(pools, monitor, rng)
     detection(ten_rich, main_pool, monitor.design("main", main_pool.sigma, len(pools)), rng)
 
 
