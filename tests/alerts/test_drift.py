@@ -28,10 +28,10 @@ from alerts.drift import (
 from alerts.monitors import ROUNDS_PER_DAY_AT_MOST, SHIFT_TO_DETECT
 
 # The design the benchmark measures (BENCHMARKS.md, "RTP drift"): a Deluxe table's main bet, σ of a
-# round's residual over the mean stake about 1.14, a 2-point shift, four kinds, the monitor's 2,880 rounds
-# a day, a false alert in 30 days.
-DESIGN_ARL = false_alert_observations(30, ROUNDS_PER_DAY_AT_MOST, 4)
-DESIGN_K = SHIFT_TO_DETECT["main"] / (2 * 1.14)
+# round's residual over its own stakes about 0.93, a 2-point shift, three watched kinds (main, pair,
+# insurance), the monitor's 2,880 rounds a day, a false alert in 30 days.
+DESIGN_ARL = false_alert_observations(30, ROUNDS_PER_DAY_AT_MOST, 3)
+DESIGN_K = SHIFT_TO_DETECT["main"] / (2 * 0.93)
 
 
 def test_a_double_that_wins_is_its_money_beyond_theory_on_the_original_stake():
@@ -93,11 +93,11 @@ def test_siegmund_is_within_one_percent_of_the_markov_chain_at_textbook_designs(
 
 
 def test_siegmund_is_within_a_tenth_of_a_percent_of_the_markov_chain_at_the_monitor_design():
-    """k about 0.009 and h about 270, in control and once the RTP has moved by the shift (reference
+    """k about 0.011 and h about 225, in control and once the RTP has moved by the shift (reference
     k − 2k). The chain's error falls as 1/states², so two chains extrapolate it away (Richardson):
     1,000 states alone are 2% short here, and 500 and 1,000 extrapolated still 0.15%."""
     h = decision_interval(DESIGN_K, DESIGN_ARL)
-    assert 220 < h < 320
+    assert 190 < h < 260
     for k in (DESIGN_K, -DESIGN_K):
         chain = (4 * markov_chain_arl(h, k, 2000) - markov_chain_arl(h, k, 1000)) / 3
         assert one_sided_arl(h, k) == pytest.approx(chain, rel=0.001)
@@ -153,8 +153,39 @@ def test_the_design():
     assert design.detection_arl(0.02) == pytest.approx(one_sided_arl(design.h, -0.0125))
     assert design.detection_arl(-0.02) == design.detection_arl(0.02)
     assert design.detection_arl(0.02) < DESIGN_ARL / 10
-    # A round's residual of 2 at a mean stake of 10 a round: 0.2 of a stake, over σ.
+    # A round's residual of 2 on its original stakes of 10: 0.2 of a stake, over σ.
     assert design.score(residual=2.0, staked=10.0) == pytest.approx(0.2 / 0.8)
+
+
+def mean_score(design: DriftDesign, hands, rtp: float) -> float:
+    """y's mean over `hands` (per a stake of 10) played on a stake of 10 in three rounds of four and of
+    50 in the fourth, the same play at both."""
+    return sum(
+        share
+        * p
+        * design.score(round_residual(stake, wagered * stake / 10, returned * stake / 10, rtp), stake)
+        for stake, share in ((10, 0.75), (50, 0.25))
+        for p, wagered, returned in hands
+    )
+
+
+def test_a_round_scores_its_residual_over_its_own_stakes():
+    """The double that wins (20.05 beyond theory on a stake of 10) at σ = 0.93: y = 2.005/0.93. The
+    same play on a stake of 50 is five times the money and the same y: a round weighs by how it
+    ended, not by what was staked on it."""
+    design = DriftDesign(shift=0.02, sigma=0.93, k=0.02 / (2 * 0.93), h=225.0)
+    small = design.score(round_residual(staked=10, wagered=20, returned=40, rtp=0.995), staked=10)
+    large = design.score(round_residual(staked=50, wagered=100, returned=200, rtp=0.995), staked=50)
+    assert small == pytest.approx(2.005 / 0.93)
+    assert large == pytest.approx(small)
+    # At theory y's mean is 0 whatever the stakes, when play does not depend on them.
+    mean = mean_score(design, HANDS, rtp=0.99)
+    assert mean == pytest.approx(0, abs=1e-12)
+    # The RTP 2 points up (a hundredth of the rounds from a loss to a win) moves y's mean by 0.02/σ, k's
+    # double, at any stake.
+    moved = [(0.44, 10, 0), *HANDS[1:2], (0.01, 10, 20), *HANDS[2:]]
+    mean = mean_score(design, moved, rtp=0.99)
+    assert mean == pytest.approx(0.02 / 0.93) == pytest.approx(2 * design.k)
 
 
 def test_a_sequence_of_steps_worked_by_hand():
