@@ -1,50 +1,51 @@
 """The RTP drift monitor's statistics: a two-sided CUSUM (Page) on each round's standardised residual
 against theory, with a decision interval set analytically for a number of false alerts.
 
-What it watches, per table and bet kind: each round's residual e = R − W − (μ0 − 1)·S
+What it watches, per table and watched bet kind: each round's residual e = R − W − (μ0 − 1)·S
 (`round_residual`), where S, W and R are what the kind staked originally (before doubles and splits),
 wagered in all and returned in the round (all its bets pooled), and μ0 is the kind's theoretical RTP (a
 fraction), which is stated per original stake. e is the money the round returned beyond what theory
-expects of its stakes: its mean is 0 at theory whatever the doubles and splits, and a change of the RTP
-by δ moves it by δ·S. The CUSUM's observation is y = e/(S̄·σ) (`DriftDesign.score`), S̄ the kind's mean
-original stake a round and σ the standard deviation of e/S̄, both learnt at the table
-(alerts.monitors.drift_add): y has standard deviation 1, and a change δ moves its mean by δ/σ. Two
-one-sided CUSUMs run on it, high = max(0, high + y − k) and low = max(0, low − y − k) (`cusum_step`); a
-side that exceeds the decision interval h alerts and restarts at 0. The reference value k = shift/(2σ)
-is half the change of RTP to detect, in σ units: the CUSUM that detects that change soonest for its
-false alerts.
+expects of its stakes, and a change of the RTP by δ moves it by δ·S. The CUSUM's observation is that
+residual per unit of the round's own stakes, y = e/(S·σ) (`DriftDesign.score`), σ the spread of e/S at
+theory, learnt at the table as √(Σ(e/S)²/n) (alerts.monitors.drift_add): y has standard deviation 1, and
+a change δ moves its mean by δ/σ whatever the stakes. Two one-sided CUSUMs run on it, high = max(0,
+high + y − k) and low = max(0, low − y − k) (`cusum_step`); a side that exceeds the decision interval h
+alerts and restarts at 0. The reference value k = shift/(2σ) is half the change of RTP to detect, in σ
+units: the CUSUM that detects that change soonest for its false alerts.
 
 h comes from the in-control average run length (ARL), in observations. Siegmund's approximation of a
 one-sided CUSUM's ARL on N(0, 1) increments is (exp(2kb) − 2kb − 1)/(2k²) with b = h + 1.166
 (`one_sided_arl`); the two sides alert together at the rate 1/ARL = 1/ARL⁺ + 1/ARL⁻. `decision_interval`
 solves for the h that gives a two-sided ARL, and `false_alert_observations` says which ARL keeps a table
-to one false alert in a number of days: each of its `kinds` monitored kinds has its share, so its ARL is
+to one false alert in a number of days: each of its `kinds` watched kinds has its share, so its ARL is
 days × rounds a day × kinds. `markov_chain_arl` (Brook and Evans) is the check of Siegmund's figure.
 
 The assumptions, and which way each one errs (BENCHMARKS.md, "RTP drift", measures them on a simulated
-Deluxe table):
-- y has mean 0 at the theoretical RTP. The statistic does by construction, with no centring; what may
-  not are the players, since μ0 assumes best play. Slips leave the simulated main bet −0.09 ± 0.23
-  points a stake (standard error), a tenth of k's point: the low side alerts 1.3 times as often, the
-  high 0.8 times, the two about as designed. Bets behind are another matter: a player behind a seat
-  need not follow its doubles and splits (the simulator's follow each half the time), and one who does
-  not follow a double returns about 2 points a stake below μ0. The kind returns −1.19 ± 0.22 points a
-  stake, more than k: its low side alerts 1.5 times in 30 days at 2,880 rounds a day, seven times its
-  share, and the table twice its budget, on the players' choices alone.
-- y is normal with standard deviation 1. e is far from normal (a main bet's round ends at a few
+Deluxe table, whose watched kinds are the main bet, the pair and insurance):
+- y has mean 0 at the theoretical RTP. e/S does, with no centring, when play does not depend on the
+  stake: theory is per original stake, whatever the doubles and splits. What may not are the players,
+  since μ0 assumes best play. The simulated main bet's e/S is −0.28 ± 0.19 points (standard error; its
+  money, Σe/ΣS, −0.09), a quarter of k's point: its false alerts are 1.2 times the design (0.41 in 30
+  days at 2,880 rounds a day for 0.33), its low side's 0.35. The pair's +1.5 ± 1.0 and insurance's
+  −1.6 ± 1.2 are chance as far as 1.4 standard errors can tell, but they are what the table meets:
+  the pair alerts 1.7 times its design, insurance five times (on a small share). Bets behind are not
+  watched (alerts.monitors.NOT_WATCHED): a player behind a seat need not follow its doubles and splits,
+  one who does not follow a double returns about 2 points a stake below μ0, and the simulated kind
+  returns −1.19 ± 0.22 points, more than k: watched, it alone put the table at twice its budget.
+- y is normal with standard deviation 1. e/S is far from normal (a main bet's round ends at a few
   multiples of its stakes; a side option's is skewed, with rare large pays). With k small and h large
   the CUSUM alerts only after it has summed thousands of rounds, whose sum is close to normal: at
-  theory the main bet's false alerts are as designed (0.250 ± 0.006 in 30 days for 0.250, rounds
-  drawn independently), and a skewed side option's no more than its share.
+  theory the main bet's false alerts are as designed (0.337 ± 0.007 in 30 days for 0.333, rounds drawn
+  independently), the skewed pair's 4% over (0.217 for 0.209).
 - σ is the table's. It is learnt from the kind's first rounds (the CUSUM starts after
-  alerts.monitors.LEARNING_ROUNDS, 1,000) and then from all of them. After 1,000 rounds it is within
-  ±5% of the long run in nine tables of ten for the main bet, but for the pair only within −23% and
-  +22%: a σ learnt 23% low gives 4.4 times the false alerts while it stays so (Siegmund).
+  alerts.monitors.learning_rounds: 1,000 for the main bet and insurance, 5,000 for a side option such
+  as the pair) and then from all of them. Then one table in twenty has σ 2.4% low or more for the main
+  bet (1.2 times the false alerts while it stays so, Siegmund) and 7.5% low for the pair (1.6 times).
 - Rounds are independent. The rounds of one shoe are not quite: what one takes out of the shoe the
   others cannot get, a slight negative correlation, which gives fewer false alerts than designed
-  (0.238 ± 0.006 for the main bet, whole shoes).
+  (0.302 ± 0.006 for the main bet, whole shoes).
 - Siegmund's approximation: slightly above the Markov chain's ARL, so h is slightly low, by under 1% of
-  the ARL at textbook designs (k = ½, h = 4) and under 0.1% at the monitor's (k near 0.009, h near 270).
+  the ARL at textbook designs (k = ½, h = 4) and under 0.1% at the monitor's (k near 0.011, h near 225).
 - Each side restarts alone after its alert, so each is a renewal process and its long-run alert rate is
   exactly 1/ARL⁺ (1/ARL⁻): adding the rates is not an approximation. The budget is in rounds, at the
   most a table deals (alerts.monitors.ROUNDS_PER_DAY_AT_MOST): a table dealing fewer has
@@ -52,11 +53,13 @@ Deluxe table):
   offered only against an ace) makes fewer observations than days × rounds a day, so it has fewer false
   alerts than its share: conservative.
 
-What it costs: e counts a round by its money, so a round staked five times the mean weighs five times
-in y. For the Deluxe main bet σ of e/S̄ is 1.14, where each round's residual over its own stakes, e/S,
-would spread by 0.93 (its mean is 0 at theory too, when play does not depend on the stake), and the
-delay to detect a change grows with σ: a 2-point change takes 16.9 days of a table dealing 1,440 rounds
-a day (Siegmund), where σ = 0.93 would take 12.4.
+Why each round over its own stakes: e over the kind's mean stake S̄ (the statistic before) counted a
+round by its money, so a round staked five times the mean weighed five times in y, and for the Deluxe
+main bet e/S̄ spreads by σ = 1.14 where e/S spreads by 0.93. The delay to detect a change grows with σ:
+a ten-rich shoe (+1.9 points) is caught in 11.0 days at the median, 12.8 on average, of a table dealing
+1,440 rounds a day, where e/S̄ at the same design would take 15.7 days at the 2-point shift (Siegmund)
+against e/S's 11.6. The price: a round's y no longer weighs by its money, so a change confined to large
+stakes is diluted by the small ones.
 """
 
 import math
@@ -203,8 +206,8 @@ def crossed(high: float, low: float, h: float) -> str | None:
 
 @dataclass(frozen=True)
 class DriftDesign:
-    """A CUSUM's design: the change of RTP to detect (`shift`, a fraction), the standard deviation of a
-    round's residual over the kind's mean original stake a round, e/S̄ (`sigma`), and in σ units the
+    """A CUSUM's design: the change of RTP to detect (`shift`, a fraction), the standard deviation at
+    theory of a round's residual over its own original stakes, e/S (`sigma`), and in σ units the
     reference value k and the decision interval h."""
 
     shift: float
