@@ -5,6 +5,7 @@ from rest_framework import serializers, viewsets
 
 from core.api import MoneyField
 
+from .choices import ResolutionLink
 from .filtersets import AlertFilterSet, FaultFilterSet
 from .models import Alert, AlertEvent, ReportableFault
 
@@ -31,6 +32,11 @@ class AlertSerializer(serializers.ModelSerializer):
     acknowledged_by = serializers.CharField(source="acknowledged_by.username", **USER)
     claimed_by = serializers.CharField(source="claimed_by.username", **USER)
     resolved_by = serializers.CharField(source="resolved_by.username", **USER)
+    resolution_link = serializers.ChoiceField(
+        choices=[("", "Not resolved"), *ResolutionLink.choices],
+        read_only=True,
+        help_text="What the resolution points to; empty while unresolved.",
+    )
 
     class Meta:
         model = Alert

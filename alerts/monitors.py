@@ -240,7 +240,8 @@ def drift_check(run: Run, played: list[dict], bets) -> None:
     }
     kinds_at = defaultdict(set)
     for table_pk, kind in [*states, *residuals]:
-        kinds_at[table_pk].add(kind)
+        if kind not in NOT_WATCHED:
+            kinds_at[table_pk].add(kind)
     for (table_pk, kind), observed in residuals.items():
         state = states.get((table_pk, kind)) or DriftState(table_id=table_pk, kind=kind)
         drift_add(run, state, observed, len(kinds_at[table_pk]))

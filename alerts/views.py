@@ -39,7 +39,7 @@ FIGURE_LABELS = {
     "net": "Net win",
     "seconds": "Seconds from end to arrival",
     "direction": "Returns drifting",
-    "sigma": "Spread of a round's return (σ)",
+    "sigma": "Spread of a round's return per stake (σ)",
     "k": "CUSUM allowance (k)",
     "h": "CUSUM limit (h)",
     "rounds": "Rounds",

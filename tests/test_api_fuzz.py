@@ -21,6 +21,7 @@ them; and every 4xx a JSON object with a message: {"detail": "..."} or {"field":
 """
 
 import json
+from datetime import timedelta
 from decimal import Decimal
 from io import StringIO
 
@@ -38,6 +39,9 @@ from hypothesis import strategies as st
 from schemathesis.config import SchemathesisConfig
 
 from accounts.services import token_create
+from alerts.choices import Monitor
+from alerts.faults import fault_mark
+from alerts.services import alert_raise
 from config.wsgi import application
 from limits.models import PersonalLimit, TableLimit
 from rounds.ingest import round_ingest
@@ -176,6 +180,20 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
             reason="Card reader failed",
         )
         reports = report_rows(Table.objects.get(code="DLX1"), reports_dir)
+        alert = alert_raise(
+            table=Table.objects.get(code="DLX1"),
+            monitor=Monitor.BIG_WIN,
+            measure=Decimal(12000),
+            threshold=Decimal(10000),
+            summary="A win above the amount",
+        )
+        fault = fault_mark(
+            alert=alert,
+            by=_user("compliance"),
+            what_happened="A shoe short of cards",
+            affected_from=alert.first_seen - timedelta(hours=1),
+            affected_to=alert.first_seen,
+        )
         EXISTING.update(
             {
                 "code": list(Table.objects.values_list("code", flat=True)),
@@ -192,6 +210,8 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
                 "/api/reports/table-summaries": [reports["dailytablesummary"]],
                 "/api/reports/exposure": [reports["dailyexposure"]],
                 "/api/reports/documents": [reports["reportdocument"]],
+                "/api/alerts": [alert.pk],
+                "/api/alerts/faults": [fault.pk],
             }
         )
         yield {

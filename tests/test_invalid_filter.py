@@ -19,10 +19,12 @@ REFUSED = "not-a-value"
 
 
 def list_routes():
-    """(url name, view class) of every list page: each FilteredListView the URLs route to."""
+    """(url name, view class) of every list page: each FilteredListView the URLs route to and answer a
+    GET (a form posted to a list's own route, drawn with the list when it is refused, answers only a
+    POST)."""
     for name, pattern in routes():
         view = view_class_of(pattern)
-        if view is not None and issubclass(view, FilteredListView):
+        if view is not None and issubclass(view, FilteredListView) and "get" in view.http_method_names:
             yield name, view
 
 
