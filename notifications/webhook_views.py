@@ -110,6 +110,7 @@ class WebhookActionView(ListFormMixin, WebhookListView):
 
 
 class WebhookDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
+    model = WebhookEndpoint
     permission_required = VIEW
     template_name = "notifications/webhook_detail.html"
     context_object_name = "endpoint"

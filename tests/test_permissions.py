@@ -136,6 +136,16 @@ PAGES = {
     "alerts:fault_list": {READS: {S, C}},
     "alerts:fault_detail": {READS: {S, C}},
     "alerts:fault_pdf": {READS: {S, C}},
+    # One's own subscription and its test; the webhooks and deliveries of everyone (issue 50).
+    "notifications:subscription": {READS: {S, C}, "POST": Needs("notifications.change_subscription", {S, C})},
+    "notifications:subscription_test": {"POST": Needs("notifications.change_subscription", {S, C})},
+    "notifications:webhook_list": {READS: {S, C}},
+    "notifications:webhook_add": {"POST": Needs("notifications.add_webhookendpoint", {S, C})},
+    "notifications:webhook_detail": {READS: {S, C}},
+    "notifications:webhook_rotate": {"POST": Needs("notifications.change_webhookendpoint", {S, C})},
+    "notifications:webhook_deactivate": {"POST": Needs("notifications.change_webhookendpoint", {S, C})},
+    "notifications:delivery_list": {READS: {S, C}},
+    "notifications:delivery_retry": {"POST": Needs("notifications.change_delivery", {S, C})},
 }
 ENDPOINTS = {
     "api:table-list": {READS: {S, C}, "POST": Needs("tables.add_table", {S})},
@@ -216,6 +226,7 @@ REPORT_MODELS = ("reportrun", "dailyfigures", "dailytablesummary", "dailyexposur
 STORED_APPS = {
     *("auth", "authtoken", "accounts", "outbox", "tables", "limits", "rounds", "reports", "sheets"),
     "alerts",
+    "notifications",
 }
 
 
@@ -287,6 +298,13 @@ def body_of(name: str, method: str, world: dict) -> dict:
         | {"propose-value": "20000", "propose-reason": "walk"},
         "alerts:threshold_approve": {"note": "walk"},
         "alerts:threshold_reject": {"note": "walk"},
+        "notifications:subscription": {"by_email": "on", "tables": ["DLX1"], "severity": "2"},
+        "notifications:subscription_test": {"test": "walk"},  # no field: the test is the user's
+        "notifications:webhook_add": {"endpoint-name": "Walk", "endpoint-url": "https://walk.example/"}
+        | {"endpoint-severity": "1"},
+        "notifications:webhook_rotate": {"rotate": "walk"},
+        "notifications:webhook_deactivate": {"deactivate": "walk"},
+        "notifications:delivery_retry": {"retry": "walk"},
     }
     return bodies.get(name, {}) if method in WRITES else {}
 
@@ -376,6 +394,7 @@ def build_world(reports_dir) -> dict:
     )
     return {
         **alert_world(dlx, incident),
+        **notification_world(),
         "code": "DLX1",
         "external_id": "P1001",
         "configuration": TableConfiguration.objects.get(table=dlx).pk,
@@ -431,6 +450,19 @@ def alert_world(dlx, incident) -> dict:
     }
 
 
+def notification_world() -> dict:
+    """A webhook endpoint of another supervisor, and a failed delivery to it to retry."""
+    from notifications.models import Delivery, WebhookEndpoint
+
+    endpoint = WebhookEndpoint.objects.create(
+        owner=user(S, "webhook-owner"), name="Matrix", url="https://matrix.example/", secret="m" * 64
+    )
+    failed = Delivery.objects.create(
+        channel="webhook", endpoint=endpoint, address=endpoint.url, status="failed", attempts=6
+    )
+    return {"endpoint": endpoint.pk, "delivery": failed.pk}
+
+
 def _a_round(name: str) -> str:
     from rounds.ingest import round_ingest
     from tests.fixtures import round_document
@@ -450,6 +482,10 @@ ALERT_ROUTES = {
 
 
 def arguments(name: str, world: dict) -> dict:
+    if name.startswith("notifications:"):
+        if name.startswith("notifications:webhook_") and name != "notifications:webhook_list":
+            return {"pk": world["endpoint"]} if name != "notifications:webhook_add" else {}
+        return {"pk": world["delivery"]} if name == "notifications:delivery_retry" else {}
     if name.startswith(("alerts:", "api:alert", "api:fault")):
         if name.endswith(("_list", "-list", "_add", "_propose")):
             return {}
