@@ -59,6 +59,19 @@ if env_str("PITBOSS_ARCHIVE_URL") and not env_str("PITBOSS_ARCHIVE_MANIFEST_KEY"
         "python manage.py archive_check --sign"
     )
 
+# Notifications are off unless turned on; then the mail server, the sender and the address links in
+# messages point to must be named (the development defaults would send nothing, or a wrong link).
+PITBOSS_NOTIFICATIONS = env_bool("PITBOSS_NOTIFICATIONS", False)
+if PITBOSS_NOTIFICATIONS:
+    missing = [name for name in ("EMAIL_HOST", "DEFAULT_FROM_EMAIL", "PITBOSS_BASE_URL") if not env_str(name)]
+    if missing:
+        raise ImproperlyConfigured(
+            f"{', '.join(missing)} must be set in production when PITBOSS_NOTIFICATIONS is on: the SMTP "
+            "server (EMAIL_HOST, with EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS or "
+            "EMAIL_USE_SSL), the sender's address (DEFAULT_FROM_EMAIL) and the back office's address for "
+            "the links in messages (PITBOSS_BASE_URL, e.g. https://pitboss.example.com)."
+        )
+
 # One cache for every process and server, so throttles count the same requests everywhere. Its own
 # Redis database, not the broker's: clearing the cache empties the database.
 cache_url = env_str("CACHE_URL")  # not a setting of its own: it may hold a password
