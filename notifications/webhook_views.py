@@ -5,6 +5,7 @@ page that answers that POST: it is never stored in the session nor shown again."
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db.models import Case, Value, When
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.views.generic import DetailView
@@ -25,8 +26,11 @@ CHANGE = "notifications.change_webhookendpoint"
 LATEST_DELIVERIES = 10
 
 
-def endpoints():
-    return WebhookEndpoint.objects.select_related("owner").prefetch_related("tables")
+def endpoints(user):
+    """Every endpoint, each saying whether `user` may change it (`mine`): its owner only, as the
+    services allow (services._own_endpoint), or a superuser."""
+    mine = Case(When(owner=user.pk, then=Value(True)), default=Value(user.is_superuser))
+    return WebhookEndpoint.objects.select_related("owner").prefetch_related("tables").annotate(mine=mine)
 
 
 def secret_page(request, endpoint: WebhookEndpoint, secret: str, rotated: bool):
@@ -46,7 +50,7 @@ class WebhookListView(FilteredListView):
     refused_form = None  # a refused POST of one of its forms (ListFormMixin)
 
     def get_queryset(self):
-        return endpoints()
+        return endpoints(self.request.user)
 
     def get_table_kwargs(self):
         kwargs = super().get_table_kwargs()
@@ -94,13 +98,16 @@ class WebhookActionView(ListFormMixin, WebhookListView):
     action = None
 
     def bound_form(self):
-        self.endpoint = get_object_or_404(WebhookEndpoint, pk=self.kwargs["pk"])
+        self.endpoint = get_object_or_404(
+            WebhookEndpoint, pk=self.kwargs["pk"]
+        )  # the service checks its owner
         return ConfirmForm(self.request.POST)
 
     def perform(self, form):
         endpoint, user = self.endpoint, self.request.user
         if self.action == "rotate":
             secret = services.endpoint_rotate(endpoint=endpoint, by=user)
+            endpoint.refresh_from_db()  # the previous secret's grace period
             return secret_page(self.request, endpoint, secret, rotated=True)
         services.endpoint_deactivate(endpoint=endpoint, by=user)
         messages.success(
@@ -116,7 +123,7 @@ class WebhookDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView)
     context_object_name = "endpoint"
 
     def get_queryset(self):
-        return endpoints()
+        return endpoints(self.request.user)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

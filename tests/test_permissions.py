@@ -311,6 +311,9 @@ def body_of(name: str, method: str, world: dict) -> dict:
 
 # Writes whose body stores nothing by design (a question).
 QUESTIONS = {"api:limit-check"}
+# Writes the service allows the owner of the record only, of the roles holding the permission: the
+# world's record is the walking supervisor's, and compliance is refused (403) with nothing stored.
+OWNER_ONLY = {"notifications:webhook_rotate": S, "notifications:webhook_deactivate": S}
 
 
 def url_names(patterns=None, namespace=None):
@@ -451,11 +454,14 @@ def alert_world(dlx, incident) -> dict:
 
 
 def notification_world() -> dict:
-    """A webhook endpoint of another supervisor, and a failed delivery to it to retry."""
+    """The walkers' email addresses (a test is sent to one), a webhook endpoint of the walking
+    supervisor (only its owner changes one: OWNER_ONLY) and a failed delivery to it to retry."""
     from notifications.models import Delivery, WebhookEndpoint
 
+    for role in (S, C):
+        get_user_model().objects.filter(pk=user(role).pk).update(email=f"{role}@walk.example")
     endpoint = WebhookEndpoint.objects.create(
-        owner=user(S, "webhook-owner"), name="Matrix", url="https://matrix.example/", secret="m" * 64
+        owner=user(S), name="Matrix", url="https://matrix.example/", secret="m" * 64
     )
     failed = Delivery.objects.create(
         channel="webhook", endpoint=endpoint, address=endpoint.url, status="failed", attempts=6
@@ -623,6 +629,8 @@ def cases():
 @pytest.mark.parametrize(("name", "method", "role"), list(cases()))
 def test_each_role_gets_what_the_matrix_says(name, method, role, world):
     allowed = roles_of(matrix()[name][method])
+    if name in OWNER_ONLY and method in WRITES:
+        allowed = {OWNER_ONLY[name]}
     client = client_as(role)
     url = reverse(name, kwargs=arguments(name, world))
     before = stored()
@@ -647,7 +655,8 @@ def bodies_to_prove():
     for name, entry in matrix().items():
         for method, rule in entry.items():
             if method in WRITES and name not in QUESTIONS:
-                yield pytest.param(name, method, sorted(roles_of(rule))[0], id=f"{name}-{method}")
+                role = OWNER_ONLY.get(name) or sorted(roles_of(rule))[0]
+                yield pytest.param(name, method, role, id=f"{name}-{method}")
 
 
 @pytest.mark.django_db

@@ -44,6 +44,13 @@ def deliveries(endpoint):
     return {"alert": alert, "failed": failed, "sent": sent}
 
 
+def with_email(role: str, address: str):
+    who = user(role)
+    who.email = address
+    who.save()
+    return who
+
+
 def rows_of(response) -> str:
     return html_of(response).split("<tbody")[1].split("</tbody>")[0]
 
@@ -94,9 +101,7 @@ def test_customer_service_is_refused_every_page_and_post(client, deliveries, end
 
 
 def test_the_role_default_is_said_plainly_until_one_chooses(client, tables):
-    supervisor = user(S)
-    supervisor.email = "sam@casino.example"
-    supervisor.save()
+    with_email(S, "sam@casino.example")
     html = html_of(signed_in(client, S).get(reverse("notifications:subscription")))
     assert "You have not chosen: you hear of what reaches supervisor" in html
     assert "warnings of Cancellation spike, Dealer findings, Open but silent, Ingest behind" in html
@@ -145,20 +150,36 @@ def test_a_bad_choice_is_refused_beside_its_field(client, tables, data, field, m
     assert not Subscription.objects.exists()
 
 
-def test_send_a_test_says_where_it_went(client, endpoint):
-    supervisor = user(S)
-    supervisor.email = "sam@casino.example"
-    supervisor.save()
+def test_send_a_test_says_where_it_went(client, endpoint, django_capture_on_commit_callbacks):
+    with_email(S, "sam@casino.example")
     client = signed_in(client, S)
-    response = client.post(reverse("notifications:subscription_test"))
-    assert response.status_code == 302
+    with django_capture_on_commit_callbacks() as sending:  # not sent: the webhook's host is made up
+        response = client.post(reverse("notifications:subscription_test"))
+    assert response.status_code == 302 and sending
     sent = Delivery.objects.filter(event=None)
     assert {delivery.channel for delivery in sent} == {"email", "webhook"}
-    assert [message.to for message in mail.outbox] == [["sam@casino.example"]]
     html = html_of(client.get(response["Location"]))
-    assert "A test was sent by email to sam@casino.example and to the webhook Ops pager" in html
+    assert (
+        "A test was sent by email to sam@casino.example and to the webhook Ops pager "
+        "(https://hooks.example/ops)." in html
+    )
     assert 'href="/notifications/deliveries/"' in html
-    assert 'href="/notifications/webhooks/' in html and "Ops pager" in html  # one's own webhooks
+    assert f'href="/notifications/webhooks/{endpoint.pk}/"' in html  # one's own webhooks
+
+
+def test_a_test_email_is_sent_when_the_request_commits(client, tables, django_capture_on_commit_callbacks):
+    with_email(C, "cleo@casino.example")
+    with django_capture_on_commit_callbacks(execute=True):
+        signed_in(client, C).post(reverse("notifications:subscription_test"))
+    assert [message.to for message in mail.outbox] == [["cleo@casino.example"]]
+    assert Delivery.objects.get().status == "sent"
+
+
+def test_a_test_without_an_address_is_refused_on_the_page(client, tables):
+    response = signed_in(client, S).post(reverse("notifications:subscription_test"))
+    assert response.status_code == 400
+    assert "Your account has no email address" in html_of(response)
+    assert not Delivery.objects.exists()
 
 
 # --- webhooks ----------------------------------------------------------------------------------------
@@ -179,7 +200,7 @@ def test_a_new_webhooks_secret_is_shown_once_and_never_again(client, tables):
     assert endpoint.owner == user(C) and endpoint.monitors == ["big_win"]
     html = html_of(response)
     assert endpoint.secret and endpoint.secret in html
-    assert "shown only this once" in html and "X-Pitboss-Signature" in html
+    assert "shown only this once" in html and "Pitboss-Signature: t=" in html
     assert "secret" not in client.session.get("_messages", "")
     for url in (
         reverse("notifications:webhook_list"),
@@ -203,7 +224,7 @@ def test_a_webhook_without_a_name_is_refused_on_the_list(client, tables):
 
 
 def test_rotating_shows_the_new_secret_once(client, endpoint):
-    client = signed_in(client, C)  # not its owner: the permission is enough
+    client = signed_in(client, S)  # its owner
     old = endpoint.secret
     response = client.post(reverse("notifications:webhook_rotate", args=[endpoint.pk]))
     assert response.status_code == 200
@@ -211,8 +232,19 @@ def test_rotating_shows_the_new_secret_once(client, endpoint):
     assert endpoint.secret != old and endpoint.rotated_at is not None
     html = html_of(response)
     assert endpoint.secret in html and old not in html and "its new secret" in html
+    assert "The previous secret still signs until" in html
     detail = html_of(client.get(reverse("notifications:webhook_detail", args=[endpoint.pk])))
     assert endpoint.secret not in detail and old not in detail
+
+
+def test_only_its_owner_rotates_or_deactivates_a_webhook(client, endpoint):
+    client = signed_in(client, C)
+    assert 'formaction="/notifications/webhooks/' not in html_of(
+        client.get(reverse("notifications:webhook_list"))
+    )
+    for name in ("notifications:webhook_rotate", "notifications:webhook_deactivate"):
+        assert client.post(reverse(name, args=[endpoint.pk])).status_code == 403
+    assert WebhookEndpoint.objects.get().secret == endpoint.secret and WebhookEndpoint.objects.get().active
 
 
 def test_deactivating_stops_the_webhook(client, endpoint):
