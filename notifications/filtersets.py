@@ -12,12 +12,20 @@ from .models import Delivery, WebhookEndpoint
 
 class EndpointFilterSet(django_filters.FilterSet):
     name = django_filters.CharFilter(method="by_name_or_url", label="Name or URL")
-    active = django_filters.BooleanFilter(label="Active")
+    state = django_filters.ChoiceFilter(
+        choices=[("active", "Active"), ("inactive", "Inactive")],
+        empty_label="Any",
+        method="by_state",
+        label="State",
+    )
     owner = django_filters.CharFilter(field_name="owner__username", label="Owner")
 
     class Meta:
         model = WebhookEndpoint
-        fields = ["name", "active", "owner"]
+        fields = ["name", "state", "owner"]
+
+    def by_state(self, queryset, name, value):
+        return queryset.filter(active=value == "active")
 
     def by_name_or_url(self, queryset, name, value):
         return queryset.filter(Q(name__icontains=value) | Q(url__icontains=value))

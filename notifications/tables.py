@@ -43,7 +43,9 @@ class EndpointTable(tables.Table):
     name = tables.Column(linkify=("notifications:webhook_detail", [tables.A("pk")]))
     url = tables.Column("URL", attrs={"td": {"class": "code webhook-url"}})
     owner = tables.Column(order_by="owner__username")
-    choices = tables.Column("Sends", accessor="pk", orderable=False, attrs={"td": {"class": "reason"}})
+    choices = tables.Column(
+        "Sends", accessor="pk", orderable=False, attrs={"td": {"class": "reason webhook-sends"}}
+    )
     active = ActiveColumn("State", order_by=("-active", "name"))
     created_at = LocalTimeColumn("Created")
     rotated_at = LocalTimeColumn("Secret rotated", default="—")
