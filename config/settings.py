@@ -12,11 +12,13 @@ from django.utils.csp import CSP
 from kombu import Queue
 
 from core.env import (
+    EMAIL_TIMEOUT_SECONDS,
     env_bool,
     env_broker_url,
     env_database,
     env_int,
     env_list,
+    env_mailer,
     env_percent,
     env_str,
     env_time,
@@ -283,30 +285,9 @@ PITBOSS_ARCHIVE_MANIFEST_KEY = env_str("PITBOSS_ARCHIVE_MANIFEST_KEY")
 # worsened or escalated sent by email and webhook. Mail goes through Django's email framework: SMTP at
 # EMAIL_HOST when it is set, else (development, make demo) to the console of the process that sends it.
 PITBOSS_NOTIFICATIONS = env_bool("PITBOSS_NOTIFICATIONS", True)
-# Django's mailers (MAILERS, which replaces its EMAIL_* settings), from the usual EMAIL_* variables.
-PITBOSS_EMAIL_TIMEOUT_SECONDS = 10
-_email_host = env_str("EMAIL_HOST")
-_email_use_tls, _email_use_ssl = env_bool("EMAIL_USE_TLS", False), env_bool("EMAIL_USE_SSL", False)
-if _email_use_tls and _email_use_ssl:
-    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL are exclusive: set one of them.")
-MAILERS = {
-    "default": {
-        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-        "OPTIONS": {
-            "host": _email_host,
-            "port": env_int(
-                "EMAIL_PORT", 465 if _email_use_ssl else 587 if _email_use_tls else 25, minimum=1
-            ),
-            "username": env_str("EMAIL_HOST_USER", ""),
-            "password": env_str("EMAIL_HOST_PASSWORD", ""),
-            "use_tls": _email_use_tls,
-            "use_ssl": _email_use_ssl,
-            "timeout": PITBOSS_EMAIL_TIMEOUT_SECONDS,
-        },
-    }
-    if _email_host
-    else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
-}
+# Django's mailers (MAILERS replaces its EMAIL_* settings), from the usual EMAIL_* variables.
+MAILERS = {"default": env_mailer(console_without_host=True)}
+PITBOSS_EMAIL_TIMEOUT_SECONDS = EMAIL_TIMEOUT_SECONDS
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "pitboss@localhost")
 # The address the back office is reached at, for the links in messages (no trailing slash).
 PITBOSS_BASE_URL = env_str("PITBOSS_BASE_URL", "http://127.0.0.1:8000").rstrip("/")

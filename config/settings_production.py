@@ -14,7 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from config.settings import *  # noqa: F403
 from core.cache import production_cache
-from core.env import env_bool, env_list, env_str, is_redis_url
+from core.env import env_bool, env_list, env_mailer, env_str, is_redis_url
 
 if env_bool("DEBUG", False):
     raise ImproperlyConfigured("DEBUG must be off in production: unset it (or set DEBUG=false).")
@@ -71,6 +71,9 @@ if PITBOSS_NOTIFICATIONS:
             "EMAIL_USE_SSL), the sender's address (DEFAULT_FROM_EMAIL) and the back office's address for "
             "the links in messages (PITBOSS_BASE_URL, e.g. https://pitboss.example.com)."
         )
+# By SMTP whatever is set (Django's deployment check refuses the console): notifications off, nothing
+# is sent but what Django itself sends.
+MAILERS = {"default": env_mailer(console_without_host=False)}
 
 # One cache for every process and server, so throttles count the same requests everywhere. Its own
 # Redis database, not the broker's: clearing the cache empties the database.

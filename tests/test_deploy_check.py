@@ -179,12 +179,12 @@ def test_production_refuses_notifications_without_their_mail_settings(unset):
     )
 
 
-def test_production_sends_notifications_by_smtp_once_they_are_on():
+def test_production_has_notifications_off_unless_set_and_mails_by_smtp():
     show = (
         "import django; django.setup(); from django.conf import settings; "
         "print(settings.PITBOSS_NOTIFICATIONS, settings.MAILERS['default']['BACKEND'].rsplit('.', 2)[1])"
     )
-    assert run("-c", show, **production()).stdout.split() == ["False", "console"]
+    assert run("-c", show, **production()).stdout.split() == ["False", "smtp"]
     assert run("-c", show, **production(PITBOSS_NOTIFICATIONS="yes", **MAIL)).stdout.split() == [
         "True",
         "smtp",
