@@ -61,8 +61,9 @@ demo: .venv
 	@echo "Running now (manage.py demo_run): the web server, a Celery worker and Celery beat, on kombu's filesystem"
 	@echo "broker (messages are files in var/broker/: no server). A report run (/reports/runs/new/) or a configuration"
 	@echo "proposal goes to the worker, and its page shows the progress; beat deals a round at each open table every"
-	@echo "15 s (PITBOSS_DEMO_DEALING), so the floor moves. Ctrl-C stops all three."
-	CELERY_BROKER_URL=filesystem:// PITBOSS_DEMO_DEALING=15 $(BIN)/python manage.py demo_run --address $(DEMO_ADDRESS)
+	@echo "15 s (PITBOSS_DEMO_DEALING), so the floor moves. Each alert's emails are printed on the worker's output"
+	@echo "(no mail server: EMAIL_HOST is unset for the demo). Ctrl-C stops all three."
+	CELERY_BROKER_URL=filesystem:// PITBOSS_DEMO_DEALING=15 EMAIL_HOST= $(BIN)/python manage.py demo_run --address $(DEMO_ADDRESS)
 
 # htmx, vendored into static/ from its npm package (the pages load nothing from the internet); run
 # this only to change its version, then commit the files.

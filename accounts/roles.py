@@ -51,6 +51,14 @@ _VIEW_ALL = [
     "alerts.view_threshold",
     "alerts.view_reportablefault",
     "alerts.change_alert",  # acknowledge, claim, resolve
+    # Their own subscription, webhook endpoints, the deliveries and their retry.
+    "notifications.view_subscription",
+    "notifications.change_subscription",
+    "notifications.view_webhookendpoint",
+    "notifications.add_webhookendpoint",
+    "notifications.change_webhookendpoint",
+    "notifications.view_delivery",
+    "notifications.change_delivery",
 ]
 # The daily reports: their figures, runs and PDFs (compliance and supervisors).
 _REPORTS = [

@@ -1,4 +1,4 @@
-"""The monitors: each minute (tasks.monitors_run_task) they read what arrived since their last run and
+"""The monitors: every 15 s (tasks.monitors_run_task, by beat) they read what arrived since their last run and
 raise or repeat alerts (services.alert_raise) at the thresholds in force (thresholds.py). A table's
 silence (services.active_silences) keeps them from raising its alerts while it lasts.
 
@@ -38,7 +38,7 @@ from .models import Alert, DriftState, MonitorCursor
 from .services import active_silences, alert_raise
 from .thresholds import thresholds_in_force
 
-ROUND_SETTLE = timedelta(seconds=30)
+ROUND_SETTLE = timedelta(seconds=10)
 ROUNDS_A_BATCH = 500
 CURSOR = "rounds"
 # RTP drift: rounds of a kind at a table before its CUSUM runs (its spread is the table's own, learnt

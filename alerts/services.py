@@ -25,6 +25,7 @@ from tables.models import Table, TableConfiguration
 from .choices import UNRESOLVED, AlertEventKind, AlertStatus, Monitor, ResolutionLink, Severity
 from .definitions import CRITICAL_FACTOR, DEFINITIONS
 from .models import Alert, AlertEvent, Silence
+from .signals import alert_event_recorded
 
 LINKED_RECORDS = {
     ResolutionLink.INCIDENT: Incident,
@@ -84,9 +85,11 @@ def reaching(alerts, role: str, now: datetime | None = None):
 
 
 def _event(alert: Alert, kind: str, at: datetime, by=None, note: str = "", recipients=()) -> AlertEvent:
-    return AlertEvent.objects.create(
+    event = AlertEvent.objects.create(
         alert=alert, kind=kind, at=at, by=by, note=note, recipients=list(recipients)
     )
+    alert_event_recorded.send(sender=AlertEvent, event=event)
+    return event
 
 
 def alert_raise(

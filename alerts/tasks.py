@@ -6,7 +6,7 @@ from .services import escalate_due
 
 @shared_task
 def monitors_run_task() -> int:
-    """Every monitor once (each minute, by beat): how many alerts it raised or repeated."""
+    """Every monitor once (every 15 s, by beat): how many alerts it raised or repeated."""
     return len(monitors_run())
 
 

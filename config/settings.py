@@ -9,13 +9,16 @@ import django
 from django.conf.locale import LANG_INFO
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
+from kombu import Queue
 
 from core.env import (
+    EMAIL_TIMEOUT_SECONDS,
     env_bool,
     env_broker_url,
     env_database,
     env_int,
     env_list,
+    env_mailer,
     env_percent,
     env_str,
     env_time,
@@ -68,6 +71,7 @@ INSTALLED_APPS = [
     "archive",  # archive (issue 21)
     "floor",  # the live floor and each table's live page
     "alerts",  # the monitors, their alerts, silences, thresholds and reportable faults
+    "notifications",  # subscriptions, webhook endpoints and deliveries of the alerts' events
     "portal",  # the home page, search, error pages and navigation
 ]
 
@@ -277,6 +281,20 @@ PITBOSS_ARCHIVE_RETENTION_YEARS = env_int("PITBOSS_ARCHIVE_RETENTION_YEARS", 10,
 # refuse to start without it once PITBOSS_ARCHIVE_URL is set. Unset: manifests are neither signed nor checked.
 PITBOSS_ARCHIVE_MANIFEST_KEY = env_str("PITBOSS_ARCHIVE_MANIFEST_KEY")
 
+# Notifications (notifications/, README "Notifications: email and webhooks"): each alert raised,
+# worsened or escalated sent by email and webhook. Mail goes through Django's email framework: SMTP at
+# EMAIL_HOST when it is set, else (development, make demo) to the console of the process that sends it.
+PITBOSS_NOTIFICATIONS = env_bool("PITBOSS_NOTIFICATIONS", True)
+# Django's mailers (MAILERS replaces its EMAIL_* settings), from the usual EMAIL_* variables.
+MAILERS = {"default": env_mailer(console_without_host=True)}
+PITBOSS_EMAIL_TIMEOUT_SECONDS = EMAIL_TIMEOUT_SECONDS
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "pitboss@localhost")
+# The address the back office is reached at, for the links in messages (no trailing slash).
+PITBOSS_BASE_URL = env_str("PITBOSS_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+PITBOSS_WEBHOOK_TIMEOUT_SECONDS = env_int("PITBOSS_WEBHOOK_TIMEOUT_SECONDS", 5, minimum=1)
+# After a rotation, a webhook endpoint's previous secret still signs (a second signature) this long.
+PITBOSS_WEBHOOK_SECRET_GRACE_HOURS = env_int("PITBOSS_WEBHOOK_SECRET_GRACE_HOURS", 24)
+
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
@@ -368,6 +386,12 @@ if is_filesystem_url(CELERY_BROKER_URL):
         "polling_interval": 0.25
     }
 CELERY_TIMEZONE = TIME_ZONE
+# Notifications have a queue of their own, so that a report run or an odds job never delays them. A
+# worker started without -Q consumes every queue declared here (make demo's does); production may run
+# one worker for them alone: `celery -A config worker -Q notifications`.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("notifications"))
+CELERY_TASK_ROUTES = {"notifications.tasks.deliver_task": {"queue": "notifications"}}
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
@@ -399,13 +423,21 @@ CELERY_BEAT_SCHEDULE = {
     # Configuration versions without figures of the odds engine's present method (after a change of
     # method, or a task lost with a broker outage): worked out, a few minutes' worth per run.
     # The monitors read what arrived since their last run; unacknowledged alerts escalate.
+    # Every 15 s, so that a round is judged within about 25 s of its arrival (ROUND_SETTLE, 10 s) and
+    # its alert's email sent within a minute (BENCHMARKS.md, "Notifications: ingest to email").
     "alerts-monitors": {
         "task": "alerts.tasks.monitors_run_task",
-        "schedule": 60,
-        "options": {"expires": 55},
+        "schedule": 15,
+        "options": {"expires": 14},
     },
     "alerts-escalate": {
         "task": "alerts.tasks.alerts_escalate_task",
+        "schedule": 60,
+        "options": {"expires": 55},
+    },
+    # Deliveries whose send failed, again once their backoff is over (notifications.services).
+    "notifications-retry": {
+        "task": "notifications.tasks.deliveries_retry_task",
         "schedule": 60,
         "options": {"expires": 55},
     },

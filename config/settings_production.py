@@ -14,7 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from config.settings import *  # noqa: F403
 from core.cache import production_cache
-from core.env import env_bool, env_list, env_str, is_redis_url
+from core.env import env_bool, env_list, env_mailer, env_str, is_redis_url
 
 if env_bool("DEBUG", False):
     raise ImproperlyConfigured("DEBUG must be off in production: unset it (or set DEBUG=false).")
@@ -58,6 +58,22 @@ if env_str("PITBOSS_ARCHIVE_URL") and not env_str("PITBOSS_ARCHIVE_MANIFEST_KEY"
         "archive, the same on every server. Then sign the manifests already written: "
         "python manage.py archive_check --sign"
     )
+
+# Notifications are off unless turned on; then the mail server, the sender and the address links in
+# messages point to must be named (the development defaults would send nothing, or a wrong link).
+PITBOSS_NOTIFICATIONS = env_bool("PITBOSS_NOTIFICATIONS", False)
+if PITBOSS_NOTIFICATIONS:
+    missing = [name for name in ("EMAIL_HOST", "DEFAULT_FROM_EMAIL", "PITBOSS_BASE_URL") if not env_str(name)]
+    if missing:
+        raise ImproperlyConfigured(
+            f"{', '.join(missing)} must be set in production when PITBOSS_NOTIFICATIONS is on: the SMTP "
+            "server (EMAIL_HOST, with EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS or "
+            "EMAIL_USE_SSL), the sender's address (DEFAULT_FROM_EMAIL) and the back office's address for "
+            "the links in messages (PITBOSS_BASE_URL, e.g. https://pitboss.example.com)."
+        )
+# By SMTP whatever is set (Django's deployment check refuses the console): notifications off, nothing
+# is sent but what Django itself sends.
+MAILERS = {"default": env_mailer(console_without_host=False)}
 
 # One cache for every process and server, so throttles count the same requests everywhere. Its own
 # Redis database, not the broker's: clearing the cache empties the database.

@@ -28,6 +28,7 @@ urlpatterns = [
     path("reports/", include("reports.urls")),
     path("floor/", include("floor.urls")),
     path("alerts/", include("alerts.urls")),
+    path("notifications/", include("notifications.urls")),
     path("rules/", include("sheets.urls")),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -174,3 +174,34 @@ def filesystem_broker_options(folder: Path) -> dict[str, str]:
 
 def is_redis_url(url: str | None) -> bool:
     return url is not None and url.startswith(("redis://", "rediss://"))
+
+
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+CONSOLE_BACKEND = "django.core.mail.backends.console.EmailBackend"
+EMAIL_TIMEOUT_SECONDS = 10
+
+
+def env_mailer(*, console_without_host: bool, environ: Environ | None = None) -> dict:
+    """Django's MAILERS["default"] from EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
+    EMAIL_USE_TLS and EMAIL_USE_SSL: SMTP, or with no EMAIL_HOST and `console_without_host` the
+    console (development). The port defaults to 465 with SSL, 587 with TLS, else 25."""
+    host = env_str("EMAIL_HOST", environ=environ)
+    if host is None and console_without_host:
+        return {"BACKEND": CONSOLE_BACKEND}
+    use_tls = env_bool("EMAIL_USE_TLS", False, environ=environ)
+    use_ssl = env_bool("EMAIL_USE_SSL", False, environ=environ)
+    if use_tls and use_ssl:
+        raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other: set one of them.")
+    port = 465 if use_ssl else 587 if use_tls else 25
+    return {
+        "BACKEND": SMTP_BACKEND,
+        "OPTIONS": {
+            "host": host or "localhost",
+            "port": env_int("EMAIL_PORT", port, minimum=1, environ=environ),
+            "username": env_str("EMAIL_HOST_USER", "", environ=environ),
+            "password": env_str("EMAIL_HOST_PASSWORD", "", environ=environ),
+            "use_tls": use_tls,
+            "use_ssl": use_ssl,
+            "timeout": EMAIL_TIMEOUT_SECONDS,
+        },
+    }

@@ -187,10 +187,16 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
 
 @pytest.fixture(scope="session", autouse=True)
 def _celery_queue_of_this_process():
-    """Tasks go to, and a test's real worker takes them from, this test process's own queue."""
+    """Tasks go to, and a test's real worker takes them from, this test process's own queues (its
+    notifications have one of their own, as in production: settings.CELERY_TASK_ROUTES)."""
+    from kombu import Queue
+
     from config.celery import app
 
+    notifications = f"{CELERY_TEST_QUEUE}-notifications"
     app.conf.task_default_queue = CELERY_TEST_QUEUE
+    app.conf.task_queues = (Queue(CELERY_TEST_QUEUE), Queue(notifications))
+    app.conf.task_routes = {"notifications.tasks.deliver_task": {"queue": notifications}}
     return CELERY_TEST_QUEUE
 
 

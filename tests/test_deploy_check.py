@@ -24,6 +24,10 @@ SECURITY_VARIABLES = {
     "ALLOWED_HOSTS",
     "CACHE_URL",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "PITBOSS_NOTIFICATIONS",
+    "EMAIL_HOST",
+    "DEFAULT_FROM_EMAIL",
+    "PITBOSS_BASE_URL",
 }
 SHOW_SETTINGS = """
 import json
@@ -155,6 +159,36 @@ def test_the_production_cache_is_shared_through_redis():
         assert 0 < client.ttl(stored_as) <= 60
     finally:
         client.delete(stored_as)
+
+
+MAIL = {
+    "EMAIL_HOST": "smtp.example.com",
+    "DEFAULT_FROM_EMAIL": "pitboss@example.com",
+    "PITBOSS_BASE_URL": "https://pitboss.example.com",
+}
+
+
+@pytest.mark.parametrize("unset", sorted(MAIL))
+def test_production_refuses_notifications_without_their_mail_settings(unset):
+    result = run(
+        "manage.py", "check", "--deploy", **production(PITBOSS_NOTIFICATIONS="yes", **(MAIL | {unset: ""}))
+    )
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {unset} must be set in production when PITBOSS_NOTIFICATIONS is on" in (
+        result.stderr
+    )
+
+
+def test_production_has_notifications_off_unless_set_and_mails_by_smtp():
+    show = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.PITBOSS_NOTIFICATIONS, settings.MAILERS['default']['BACKEND'].rsplit('.', 2)[1])"
+    )
+    assert run("-c", show, **production()).stdout.split() == ["False", "smtp"]
+    assert run("-c", show, **production(PITBOSS_NOTIFICATIONS="yes", **MAIL)).stdout.split() == [
+        "True",
+        "smtp",
+    ]
 
 
 def test_production_refuses_debug():

@@ -83,6 +83,8 @@ KNOWN_LISTS = {
     "alerts:silence_list",
     "alerts:threshold_list",
     "alerts:fault_list",
+    "notifications:webhook_list",
+    "notifications:delivery_list",
 }
 # A route's pk names a row of its view's model; where the view names none, here.
 PK_MODELS = {
@@ -185,6 +187,7 @@ def build_world(reports_dir) -> dict:
     )
     report_rows(Table.objects.get(code="DLX1"), reports_dir)
     alerts_of(Table.objects.get(code="DLX1"), users)
+    notifications_of(Table.objects.get(code="DLX1"), users)
     rounds = Round.objects.order_by("id")
     bets = Bet.objects.select_related("round").order_by("id")
     return {
@@ -227,6 +230,30 @@ def alerts_of(dlx, users) -> None:
     alert_raise(table=dlx, measure=Decimal(7), threshold=Decimal(5), **drift)
     silence_add(table=dlx, by=supervisor, minutes=30, reason="Maintenance")
     threshold_propose(monitor="big_win", value="20000", reason="Higher", by=supervisor, game="deluxe")
+
+
+def notifications_of(dlx, users) -> None:
+    """A supervisor's subscription, a webhook endpoint of DLX1's alerts, a failed delivery to it of an
+    alert's raising and a test's email, sent."""
+    from alerts.models import AlertEvent
+    from notifications.models import Delivery, Subscription, WebhookEndpoint
+
+    supervisor = users.get(username="supervisor")
+    Subscription.objects.create(user=supervisor, monitors=["silent_table"], email="sup@casino.example")
+    endpoint = WebhookEndpoint.objects.create(
+        owner=supervisor, name="Ops pager", url="https://hooks.example/ops", secret="s" * 64
+    )
+    endpoint.tables.set([dlx])
+    Delivery.objects.create(
+        event=AlertEvent.objects.order_by("id").first(),
+        channel="webhook",
+        endpoint=endpoint,
+        address=endpoint.url,
+        status="failed",
+        attempts=6,
+        last_error="HTTP 503",
+    )
+    Delivery.objects.create(channel="email", user=supervisor, address="sup@casino.example", status="sent")
 
 
 def url_of(name: str, pattern: URLPattern) -> str:

@@ -136,6 +136,16 @@ PAGES = {
     "alerts:fault_list": {READS: {S, C}},
     "alerts:fault_detail": {READS: {S, C}},
     "alerts:fault_pdf": {READS: {S, C}},
+    # One's own subscription and its test; the webhooks and deliveries of everyone (issue 50).
+    "notifications:subscription": {READS: {S, C}, "POST": Needs("notifications.change_subscription", {S, C})},
+    "notifications:subscription_test": {"POST": Needs("notifications.change_subscription", {S, C})},
+    "notifications:webhook_list": {READS: {S, C}},
+    "notifications:webhook_add": {"POST": Needs("notifications.add_webhookendpoint", {S, C})},
+    "notifications:webhook_detail": {READS: {S, C}},
+    "notifications:webhook_rotate": {"POST": Needs("notifications.change_webhookendpoint", {S, C})},
+    "notifications:webhook_deactivate": {"POST": Needs("notifications.change_webhookendpoint", {S, C})},
+    "notifications:delivery_list": {READS: {S, C}},
+    "notifications:delivery_retry": {"POST": Needs("notifications.change_delivery", {S, C})},
 }
 ENDPOINTS = {
     "api:table-list": {READS: {S, C}, "POST": Needs("tables.add_table", {S})},
@@ -216,6 +226,7 @@ REPORT_MODELS = ("reportrun", "dailyfigures", "dailytablesummary", "dailyexposur
 STORED_APPS = {
     *("auth", "authtoken", "accounts", "outbox", "tables", "limits", "rounds", "reports", "sheets"),
     "alerts",
+    "notifications",
 }
 
 
@@ -287,12 +298,22 @@ def body_of(name: str, method: str, world: dict) -> dict:
         | {"propose-value": "20000", "propose-reason": "walk"},
         "alerts:threshold_approve": {"note": "walk"},
         "alerts:threshold_reject": {"note": "walk"},
+        "notifications:subscription": {"by_email": "on", "tables": ["DLX1"], "severity": "2"},
+        "notifications:subscription_test": {"test": "walk"},  # no field: the test is the user's
+        "notifications:webhook_add": {"endpoint-name": "Walk", "endpoint-url": "https://walk.example/"}
+        | {"endpoint-severity": "1"},
+        "notifications:webhook_rotate": {"rotate": "walk"},
+        "notifications:webhook_deactivate": {"deactivate": "walk"},
+        "notifications:delivery_retry": {"retry": "walk"},
     }
     return bodies.get(name, {}) if method in WRITES else {}
 
 
 # Writes whose body stores nothing by design (a question).
 QUESTIONS = {"api:limit-check"}
+# Writes the service allows the owner of the record only, of the roles holding the permission: the
+# world's record is the walking supervisor's, and compliance is refused (403) with nothing stored.
+OWNER_ONLY = {"notifications:webhook_rotate": S, "notifications:webhook_deactivate": S}
 
 
 def url_names(patterns=None, namespace=None):
@@ -376,6 +397,7 @@ def build_world(reports_dir) -> dict:
     )
     return {
         **alert_world(dlx, incident),
+        **notification_world(),
         "code": "DLX1",
         "external_id": "P1001",
         "configuration": TableConfiguration.objects.get(table=dlx).pk,
@@ -431,6 +453,22 @@ def alert_world(dlx, incident) -> dict:
     }
 
 
+def notification_world() -> dict:
+    """The walkers' email addresses (a test is sent to one), a webhook endpoint of the walking
+    supervisor (only its owner changes one: OWNER_ONLY) and a failed delivery to it to retry."""
+    from notifications.models import Delivery, WebhookEndpoint
+
+    for role in (S, C):
+        get_user_model().objects.filter(pk=user(role).pk).update(email=f"{role}@walk.example")
+    endpoint = WebhookEndpoint.objects.create(
+        owner=user(S), name="Matrix", url="https://matrix.example/", secret="m" * 64
+    )
+    failed = Delivery.objects.create(
+        channel="webhook", endpoint=endpoint, address=endpoint.url, status="failed", attempts=6
+    )
+    return {"endpoint": endpoint.pk, "delivery": failed.pk}
+
+
 def _a_round(name: str) -> str:
     from rounds.ingest import round_ingest
     from tests.fixtures import round_document
@@ -450,6 +488,10 @@ ALERT_ROUTES = {
 
 
 def arguments(name: str, world: dict) -> dict:
+    if name.startswith("notifications:"):
+        if name.startswith("notifications:webhook_") and name != "notifications:webhook_list":
+            return {"pk": world["endpoint"]} if name != "notifications:webhook_add" else {}
+        return {"pk": world["delivery"]} if name == "notifications:delivery_retry" else {}
     if name.startswith(("alerts:", "api:alert", "api:fault")):
         if name.endswith(("_list", "-list", "_add", "_propose")):
             return {}
@@ -587,6 +629,8 @@ def cases():
 @pytest.mark.parametrize(("name", "method", "role"), list(cases()))
 def test_each_role_gets_what_the_matrix_says(name, method, role, world):
     allowed = roles_of(matrix()[name][method])
+    if name in OWNER_ONLY and method in WRITES:
+        allowed = {OWNER_ONLY[name]}
     client = client_as(role)
     url = reverse(name, kwargs=arguments(name, world))
     before = stored()
@@ -611,7 +655,8 @@ def bodies_to_prove():
     for name, entry in matrix().items():
         for method, rule in entry.items():
             if method in WRITES and name not in QUESTIONS:
-                yield pytest.param(name, method, sorted(roles_of(rule))[0], id=f"{name}-{method}")
+                role = OWNER_ONLY.get(name) or sorted(roles_of(rule))[0]
+                yield pytest.param(name, method, role, id=f"{name}-{method}")
 
 
 @pytest.mark.django_db

@@ -11,11 +11,14 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from core.env import (
+    CONSOLE_BACKEND,
+    SMTP_BACKEND,
     env_bool,
     env_broker_url,
     env_database,
     env_int,
     env_list,
+    env_mailer,
     env_str,
     env_time,
     env_timezone,
@@ -300,3 +303,34 @@ def test_start_up_stops_on_an_account_allowance_that_would_make_a_real_user_wait
     result = _import_settings(**{name: "19"})
     assert result.returncode != 0
     assert f"ImproperlyConfigured: {name} must be a whole number of at least 20" in result.stderr
+
+
+def test_the_mailer_is_the_console_without_a_host_in_development_and_smtp_from_the_email_variables():
+    assert env_mailer(console_without_host=True, environ={}) == {"BACKEND": CONSOLE_BACKEND}
+    assert env_mailer(console_without_host=False, environ={})["OPTIONS"]["host"] == "localhost"
+    mailer = env_mailer(
+        console_without_host=True,
+        environ={
+            "EMAIL_HOST": "smtp.example.com",
+            "EMAIL_USE_TLS": "yes",
+            "EMAIL_HOST_USER": "pitboss",
+            "EMAIL_HOST_PASSWORD": "secret",
+        },
+    )
+    assert mailer["BACKEND"] == SMTP_BACKEND
+    assert mailer["OPTIONS"] | {"timeout": None} == {
+        "host": "smtp.example.com",
+        "port": 587,
+        "username": "pitboss",
+        "password": "secret",
+        "use_tls": True,
+        "use_ssl": False,
+        "timeout": None,
+    }
+    ssl = env_mailer(console_without_host=True, environ={"EMAIL_HOST": "h", "EMAIL_USE_SSL": "1"})
+    assert ssl["OPTIONS"]["port"] == 465
+    both = {"EMAIL_HOST": "h", "EMAIL_USE_SSL": "1", "EMAIL_USE_TLS": "1"}
+    with pytest.raises(ImproperlyConfigured, match="EMAIL_USE_TLS and EMAIL_USE_SSL"):
+        env_mailer(console_without_host=True, environ=both)
+    with pytest.raises(ImproperlyConfigured, match="EMAIL_PORT"):
+        env_mailer(console_without_host=True, environ={"EMAIL_HOST": "h", "EMAIL_PORT": "smtp"})

@@ -25,7 +25,7 @@ from tests.rounds.corrections_support import demo, demo_user
 
 pytestmark = pytest.mark.django_db
 __all__ = ["demo"]  # the fixture, used by name
-SETTLED = timedelta(seconds=40)  # the monitors read rounds once they are 30 s old
+SETTLED = timedelta(seconds=40)  # the monitors read rounds once they are 10 s old
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
 """python manage.py demo_run: the demo's three processes, started together and stopped together.
 
 - the web server (Django's runserver, without its reloader: one process),
-- a Celery worker (report runs, a configuration's figures, ...),
+- a Celery worker (report runs, a configuration's figures, the alerts' emails, ...): started without
+  -Q, it takes every queue of settings.CELERY_TASK_QUEUES, the notifications queue too,
 - Celery beat (the periodic tasks of settings.CELERY_BEAT_SCHEDULE; its schedule file under var/).
 
 They need a broker that every one of them reaches: make demo names kombu's filesystem transport

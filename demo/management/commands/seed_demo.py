@@ -135,7 +135,9 @@ class Command(BaseCommand):
             password = f"{username}-demo"
             user = User.objects.filter(username=username).first()
             if user is None:
-                user = user_create(username=username, password=password, role=role)
+                # An address each: make demo's alerts are emailed to the worker's console.
+                email = f"{username}@pitboss.example"
+                user = user_create(username=username, password=password, role=role, email=email)
                 self.stdout.write(f"user {username} ({role}), password {password}")
             else:
                 self.stdout.write(f"user {username} ({role}) exists (password {password} unless changed)")
