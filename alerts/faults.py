@@ -9,6 +9,7 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from core.refusals import TransitionRefused
+from core.rtp_stats import money
 from rounds.models import Bet, Round
 
 from .choices import AlertEventKind
@@ -28,8 +29,8 @@ def affected_figures(table_pk: int, affected_from: datetime, affected_to: dateti
     return {
         "rounds": rounds.count(),
         "players": bets["players"] or 0,
-        "wagered": bets["wagered"] or 0,
-        "returned": bets["returned"] or 0,
+        "wagered": money(bets["wagered"]),  # to the cent: SQLite sums decimals as floats
+        "returned": money(bets["returned"]),
     }
 
 

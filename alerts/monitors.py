@@ -24,6 +24,7 @@ from django.utils import timezone
 from blackjack.rules import MAIN_KINDS, kind_label
 from core.gaming_day import gaming_day_of
 from core.money import money_text
+from core.rtp_stats import money
 from live.models import ROUNDS_ROW, LiveFigures
 from live.services import last_hour_start
 from rounds.choices import RoundStatus
@@ -139,12 +140,13 @@ def rounds_read(run: Run) -> bool:
 
 
 def ingest_lag_check(run: Run, rounds: list[dict]) -> None:
-    worst = {}
+    by_table = defaultdict(list)
     for row in rounds:
-        lag = (row["ingested_at"] - row["closed_at"]).total_seconds()
-        if lag > worst.get(row["table_id"], (float("-inf"),))[0]:
-            worst[row["table_id"]] = (lag, row["round_id"])
-    for table_pk, (lag, round_id) in worst.items():
+        by_table[row["table_id"]].append(
+            ((row["ingested_at"] - row["closed_at"]).total_seconds(), row["round_id"])
+        )
+    for table_pk, lags in by_table.items():
+        lag, round_id = max(lags)
         threshold = run.threshold(table_pk, Monitor.INGEST_BEHIND)
         if lag > threshold:
             run.raise_alert(
@@ -167,7 +169,7 @@ def big_wins_check(run: Run, played: list[dict], bets) -> None:
     best = {}
     for row in nets:
         table_pk = rounds[row["round"]]["table_id"]
-        net = Decimal(str(row["net"] or 0))
+        net = money(row["net"])  # to the cent: SQLite sums decimals as floats
         if net > run.threshold(table_pk, Monitor.BIG_WIN) and net > best.get(table_pk, {}).get("net", 0):
             best[table_pk] = {
                 "net": net,
