@@ -2,7 +2,8 @@
 
 Supervisor: tables, table limits, incidents, silences and monitor thresholds; reads rounds and
 players. Compliance: reads everything, reviews rounds, reports, approves a less sensitive threshold,
-marks a game fault reportable; changes nothing of tables or limits. Both own alerts (acknowledge,
+marks a game fault reportable, approves a configuration change past the RTP guardrail and enters the
+operator's published RTPs; changes nothing else of tables, nor limits. Both own alerts (acknowledge,
 claim, resolve). Customer service:
 players, personal limits, play records (a round only through a player's: rounds.access); nothing of
 tables. Game server: an account for machines
@@ -29,6 +30,7 @@ _VIEW_ALL = [
     "tables.view_table",
     "tables.view_tableconfiguration",
     "tables.view_tablestatuschange",
+    "tables.view_publishedrtp",
     "limits.view_tablelimit",
     "limits.view_player",
     "limits.view_personallimit",
@@ -98,6 +100,8 @@ ROLE_PERMISSIONS = {
         "rounds.add_resettlement",
         "alerts.approve_threshold",
         "alerts.add_reportablefault",
+        "tables.approve_rtp_fall",  # a configuration change past the RTP guardrail
+        "tables.add_publishedrtp",
     ],
     CUSTOMER_SERVICE: [
         "limits.view_player",

@@ -15,6 +15,9 @@ from decimal import Decimal, InvalidOperation
 from .pattern_words import PATTERN_WORDS
 
 GAMES = ("deluxe", "boundless", "classic", "multiplayer")
+# Rules that versions stored before their removal may still hold; read and dropped. The published RTP
+# is the operator's statement about a version, kept with its source by tables.PublishedRtp.
+RETIRED_RULES = frozenset({"published_rtp"})
 # The code says dealer; a page says what the game's rule sheet calls the person who deals.
 DEALER_WORDS = {
     "deluxe": "facilitator",
@@ -245,7 +248,6 @@ class RuleSet:
     play_behind: bool = True
     cancel_pays_dealt_blackjack: bool = False
     side_options: tuple[SideOption, ...] = field(default_factory=tuple)
-    published_rtp: Decimal | None = None
     # Changes to the strategy table: (hand, dealer's first card, action), e.g. ("hard16", "T", "stand").
     strategy_overrides: tuple[tuple[str, str, str], ...] = ()
 
@@ -283,12 +285,6 @@ class RuleSet:
                 problems.found.append(RuleError(name, "odds must be above 0"))
             elif odds is not None:
                 object.__setattr__(self, name, odds)
-        if self.published_rtp is not None:
-            rtp = problems.check(_decimal, self.published_rtp, "published_rtp")
-            if rtp is not None and not 0 < rtp <= 100:
-                problems.found.append(RuleError("published_rtp", "a percentage above 0 and at most 100"))
-            elif rtp is not None:
-                object.__setattr__(self, "published_rtp", rtp)
         kinds = [option.kind for option in self.side_options]
         if len(kinds) != len(set(kinds)):
             problems.found.append(RuleError("side_options", "a side option is listed twice"))
@@ -379,7 +375,9 @@ class RuleSet:
             raise RuleError("rules", "must be an object")
         known = {f.name for f in dataclasses.fields(cls)}
         problems = _Problems()
-        problems.found += [RuleError(name, "unknown rule") for name in data if name not in known]
+        problems.found += [
+            RuleError(name, "unknown rule") for name in data if name not in known | RETIRED_RULES
+        ]
         values = {name: value for name, value in data.items() if name in known}
         # Each part on its own, so that every problem of every part is named at once.
         if "side_options" in values:
@@ -511,7 +509,6 @@ PRESETS: dict[str, RuleSet] = {
         low_balance_split="hit_to_12",
         play_behind=True,
         side_options=(SideOption("pair", _paytable(**_PAIR_5_10_30, suited_trips=50)),),
-        published_rtp=Decimal("99.53"),
     ),
     "boundless": RuleSet(
         game="boundless",
@@ -544,7 +541,6 @@ PRESETS: dict[str, RuleSet] = {
             ),
             SideOption("poker_trio", _paytable(**_TRIO_POKER), max_round=45),
         ),
-        published_rtp=Decimal("99.46"),
     ),
     "classic": RuleSet(
         game="classic",

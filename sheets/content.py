@@ -1,8 +1,10 @@
 """What a players' rule sheet says, as data: the one definition, read by the page, the PDF and the API.
 
 A sheet is made from one configuration version of a table (its RuleSet), the table's limits in force at
-the time asked for (TableLimit's history) and the odds stored with the version (ConfigurationOdds): every
-number it states comes from one of them, never from a text. A feature the table does not offer is not on
+the time asked for (TableLimit's history), the odds stored with the version (ConfigurationOdds) and the
+operator's published RTPs entered by then (tables.published: a kind's RTP is the published figure when
+at or below the computed maximum, else the computed maximum, rounded down): every number it states comes
+from one of them, never from a text. A feature the table does not offer is not on
 the sheet at all. The words are the templates' (templates/sheets/), marked for translation; the labels
 of bet kinds are here, marked too, and a paytable pattern's label and description are the players'
 words of blackjack/pattern_words.py (one list with staff's labels), translated when the sheet renders.
@@ -12,7 +14,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
 
 from django.template.loader import render_to_string
@@ -25,11 +27,11 @@ from blackjack.rules import DEALER_WORDS, SIDE_OPTION_PATTERNS, RuleSet
 from limits.models import TableLimit
 from tables.choices import ConfigurationStatus
 from tables.models import ConfigurationOdds, Table, TableConfiguration
+from tables.published import published_figures, stated_rtp
 
 # The languages a sheet is made in; the first is the one that prevails.
 SHEET_LANGUAGES = ("en", "fil")
 BODY_TEMPLATE = "sheets/body.html"
-RTP_PLACES = Decimal("0.01")
 
 # The names of the side options are the games' own (a player finds them so on the table); the kinds a
 # player stakes on are described in words.
@@ -189,6 +191,11 @@ def sheet_of_version(configuration: TableConfiguration, at: datetime | None = No
     odds = ConfigurationOdds.objects.filter(configuration=configuration).first()
     if odds is None or odds.rtp("main") is None:
         raise NoSheet(f"The odds of {configuration} are not worked out yet.")
+    published = {kind: entry.rtp for kind, entry in published_figures(configuration, at).items()}
+
+    def stated(kind: str) -> Decimal:
+        return stated_rtp(odds.rtp(kind), published.get(kind))
+
     rules = configuration.rule_set
     table = configuration.table
     dealer = DEALER_WORDS[rules.game]
@@ -202,7 +209,7 @@ def sheet_of_version(configuration: TableConfiguration, at: datetime | None = No
         approved=configuration.status == ConfigurationStatus.APPROVED,
         rules=rules,
         limits=limits_at(table, rules, at),
-        main_rtp=rtp_text_value(odds.rtp("main")),
+        main_rtp=stated("main"),
         side_options=tuple(
             SideOptionSheet(
                 kind=option.kind,
@@ -212,17 +219,12 @@ def sheet_of_version(configuration: TableConfiguration, at: datetime | None = No
                     if (odds_value := option.odds(pattern)) is not None
                 ),
                 max_round=option.max_round,
-                rtp=rtp_text_value(odds.rtp(option.kind)),
+                rtp=stated(option.kind),
                 dealer=dealer,
             )
             for option in rules.side_options
         ),
     )
-
-
-def rtp_text_value(rtp: Decimal | None) -> Decimal | None:
-    """An RTP as a sheet states it: to two decimals, half up (99.5169 -> 99.52)."""
-    return None if rtp is None else rtp.quantize(RTP_PLACES, rounding=ROUND_HALF_UP)
 
 
 def limits_at(table: Table, rules: RuleSet, at: datetime) -> tuple[LimitLine, ...]:

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from limits.models import TableLimit
 from tables.choices import TableStatus
-from tables.models import Table, TableStatusChange
+from tables.models import PublishedRtp, Table, TableStatusChange
 
 from .content import RuleSheet, sheet_in_force
 
@@ -33,7 +33,8 @@ class NotOpenYet(Exception):
 @dataclass(frozen=True)
 class PublicSheet:
     """A sheet in force at the time asked, and the moment from which it has read so publicly: the
-    latest of its version's start, its limits' last change by then and the table's first opening. Any
+    latest of its version's start, its limits' last change by then, the last published RTP entered for
+    its version by then and the table's first opening. Any
     time from that moment to the time asked names the same sheet."""
 
     table_id: int
@@ -73,5 +74,9 @@ def public_sheet(table: Table, at: datetime | None = None) -> PublicSheet:
     limits_changed = TableLimit.history.filter(table_id=table.pk, history_date__lte=at).aggregate(
         last=Max("history_date")
     )["last"]
-    in_force_from = max(moment for moment in (sheet.valid_from, limits_changed, opened) if moment)
+    published = PublishedRtp.objects.filter(
+        configuration__table=table, configuration__version=sheet.version, entered_at__lte=at
+    ).aggregate(last=Max("entered_at"))["last"]
+    moments = (sheet.valid_from, limits_changed, published, opened)
+    in_force_from = max(moment for moment in moments if moment)
     return PublicSheet(table.pk, sheet, in_force_from)

@@ -29,3 +29,11 @@ class ConfigurationStatus(models.TextChoices):
     PROPOSED = "proposed", "Proposed"
     APPROVED = "approved", "Approved"
     REJECTED = "rejected", "Rejected"
+
+
+# What a table's automatic play does for a player who does not decide in time, in words.
+AUTO_PLAY_LABELS = {
+    "hit_to_12": "Hit to 12, then stand",
+    "stand": "Stand",
+    "strategy": "Play the strategy table",
+}

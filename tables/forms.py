@@ -22,16 +22,9 @@ from blackjack.rules import (
 from core.forms import HISTORY_REASON_LENGTH, ReasonField, add_service_errors
 from core.templatetags.pitboss import odds_text, zoned_label
 
-from .choices import Currency, Game, TableStatus
+from .choices import AUTO_PLAY_LABELS, Currency, Game, TableStatus
 from .models import table_code_validator
 from .services import table_code_taken
-
-AUTO_PLAY_LABELS = {
-    "hit_to_12": "Hit to 12, then stand",
-    "stand": "Stand",
-    "strategy": "Play the strategy table",
-}
-
 
 DEALER_HELP = "Who deals at the table: the Deluxe and Boundless rule sheets call them the facilitator."
 

@@ -5,13 +5,14 @@ from decimal import Decimal
 from functools import cached_property
 
 from django.conf import settings
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Now
+from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from blackjack.odds import METHOD_VERSION
-from blackjack.rules import DEALER_WORDS, RuleSet
+from blackjack.rules import BET_KINDS, DEALER_WORDS, RuleSet, kind_label
 
 from .choices import ConfigurationStatus, Currency, Game, TableStatus
 
@@ -96,12 +97,31 @@ class TableConfiguration(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_comment = models.TextField(blank=True)
+    # The guardrail (tables.guardrail): a version that takes a bet kind's maximum RTP below the floor, or
+    # down by more than a point, is explained by its proposer and approved by compliance too.
+    rtp_fall_reason = models.TextField(
+        "why the RTP falls",
+        blank=True,
+        help_text="The proposer's reason for taking an RTP below the floor or down by more than a point.",
+    )
+    needs_compliance = models.BooleanField(
+        default=False,
+        help_text="It crossed the guardrail when decided: a compliance officer approved it as well.",
+    )
+    compliance_approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    compliance_approved_at = models.DateTimeField(null=True, blank=True)
+    compliance_comment = models.TextField(blank=True)
 
     objects = TableConfigurationQuerySet.as_manager()
 
     class Meta:
         ordering = ["table", "-version"]
-        permissions = [("decide_tableconfiguration", "Can approve or reject a configuration change")]
+        permissions = [
+            ("decide_tableconfiguration", "Can approve or reject a configuration change"),
+            ("approve_rtp_fall", "Can approve a configuration change past the RTP guardrail"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["table", "version"], name="configuration_version_unique"),
             models.UniqueConstraint(
@@ -130,6 +150,22 @@ class TableConfiguration(models.Model):
             models.CheckConstraint(
                 condition=~models.Q(decided_by=models.F("created_by")),
                 name="configuration_decided_by_another",
+            ),
+            # Past the guardrail, three people: compliance is neither the proposer nor the supervisor...
+            models.CheckConstraint(
+                condition=~models.Q(compliance_approved_by=models.F("created_by"))
+                & ~models.Q(compliance_approved_by=models.F("decided_by")),
+                name="configuration_compliance_a_third_person",
+            ),
+            # ...and a version approved past it has the compliance approval and the proposer's reason.
+            models.CheckConstraint(
+                condition=~models.Q(status=ConfigurationStatus.APPROVED, needs_compliance=True)
+                | (models.Q(compliance_approved_by__isnull=False) & ~models.Q(rtp_fall_reason="")),
+                name="configuration_guardrail_three_people",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(compliance_approved_by__isnull=True) | models.Q(needs_compliance=True),
+                name="configuration_compliance_only_past_guardrail",
             ),
         ]
 
@@ -213,3 +249,60 @@ class ConfigurationOdds(models.Model):
     def rtp(self, kind: str) -> Decimal | None:
         value = self.figures["rtp"].get(kind)
         return None if value is None else Decimal(value)
+
+
+class PublishedRtp(models.Model):
+    """The RTP the operator publishes for one bet kind of one configuration version, and where: entered
+    by compliance, never changed. A new entry for the same version and kind replaces it from then on
+    (tables.published: the latest entry by `entered_at` is the figure of record; earlier ones stay)."""
+
+    configuration = models.ForeignKey(
+        TableConfiguration, on_delete=models.PROTECT, related_name="published_rtps"
+    )
+    kind = models.CharField(
+        "bet kind", max_length=24, choices=[(kind, kind_label(kind)) for kind in BET_KINDS]
+    )
+    rtp = models.DecimalField(
+        "published RTP",
+        max_digits=5,
+        decimal_places=2,
+        validators=[MinValueValidator(Decimal("0.01")), MaxValueValidator(Decimal(100))],
+        help_text="In percent, as published (99.46).",
+    )
+    source_document = models.CharField(
+        "published in", max_length=200, help_text="The document that states it: its title and edition."
+    )
+    source_url = models.URLField("address", max_length=500, blank=True)
+    published_on = models.DateField(help_text="The document's date.")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Empty only for the figures the game presets held before figures were entered here.",
+    )
+    entered_at = models.DateTimeField(default=timezone.now)
+    carried_from = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The previous version's entry, carried to this version at its approval because the "
+        "kind's computed RTP did not change.",
+    )
+
+    class Meta:
+        verbose_name = "published RTP"
+        ordering = ["configuration", "kind", "-entered_at", "-pk"]
+        indexes = [models.Index(fields=["configuration", "kind", "entered_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(rtp__gt=0, rtp__lte=100), name="published_rtp_a_percentage"
+            ),
+            models.CheckConstraint(condition=models.Q(kind__in=BET_KINDS), name="published_rtp_kind_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.configuration} {self.kind}: {self.rtp} %"

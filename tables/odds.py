@@ -24,10 +24,8 @@ from blackjack.odds.chart import ACTION_CODES
 from blackjack.rules import RuleSet, kind_label
 
 from .known_odds import known_figures
-from .models import ConfigurationOdds, TableConfiguration
-
-# A difference from the operator's published RTP above this is flagged on the table page.
-PUBLISHED_TOLERANCE = Decimal("0.05")
+from .models import ConfigurationOdds, PublishedRtp, TableConfiguration
+from .published import promises_more, published_figures, stated_rtp
 
 
 def rule_set_digest(rule_set: RuleSet) -> str:
@@ -135,36 +133,36 @@ def odds_figures(odds) -> dict:
 
 @dataclass(frozen=True)
 class RtpLine:
-    """One bet kind's theoretical RTP for the table page."""
+    """One bet kind's theoretical RTP for the table page, beside the operator's published figure of
+    record (tables.published) and what the players' sheet states."""
 
     kind: str
     label: str
     rtp: Decimal
-    published: Decimal | None = None
+    published: PublishedRtp | None = None
 
     @property
     def house_edge(self) -> Decimal:
         return 100 - self.rtp
 
     @property
-    def difference(self) -> Decimal | None:
-        return None if self.published is None else self.rtp - self.published
+    def stated(self) -> Decimal:
+        return stated_rtp(self.rtp, self.published.rtp if self.published else None)
 
     @property
     def flagged(self) -> bool:
-        return self.difference is not None and abs(self.difference) > PUBLISHED_TOLERANCE
+        """The published figure promises more than the game gives at best play."""
+        return promises_more(self.rtp, self.published.rtp if self.published else None)
 
 
 def rtp_lines(odds: ConfigurationOdds) -> list[RtpLine]:
-    """Each offered bet kind's theoretical RTP, the main bet against the published figure where the
-    game has one."""
+    """Each offered bet kind's theoretical RTP, with its published figure of record where there is one."""
     rule_set = odds.configuration.rule_set
     rtp = odds.figures["rtp"]
+    published = published_figures(odds.configuration)
     # In the order the rules offer them: a jsonb object does not keep its keys' order.
     return [
-        RtpLine(
-            kind, kind_label(kind), Decimal(rtp[kind]), rule_set.published_rtp if kind == "main" else None
-        )
+        RtpLine(kind, kind_label(kind), Decimal(rtp[kind]), published.get(kind))
         for kind in rule_set.offered_kinds
         if kind in rtp
     ]
@@ -173,7 +171,7 @@ def rtp_lines(odds: ConfigurationOdds) -> list[RtpLine]:
 def main_game_lines(odds: ConfigurationOdds) -> tuple[RtpLine, RtpLine]:
     """The main game's maximum RTP (best play) and its RTP under the table's automatic play."""
     return (
-        RtpLine("main", "Maximum RTP", odds.rtp("main"), odds.configuration.rule_set.published_rtp),
+        RtpLine("main", "Maximum RTP", odds.rtp("main")),
         RtpLine("main", "Automatic play", Decimal(odds.figures["auto_play"])),
     )
 

@@ -1,7 +1,8 @@
 """What a proposed configuration version changes against the version it was proposed on, rule by rule,
 and what it does to the theoretical RTP of every bet kind: the proposal page shows both, with a warning
 where a kind's RTP falls more than RTP_FALL_WARNING percentage points, or below the floor the settings
-name (PITBOSS_RTP_FLOOR_PERCENT)."""
+name (PITBOSS_RTP_FLOOR_PERCENT). Such a bet kind's line crosses the guardrail (tables.guardrail): the
+main game under automatic play is warned of a fall, but never gates."""
 
 import dataclasses
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from blackjack.rules import (
 )
 from core.templatetags.pitboss import odds_text
 
-from .forms import AUTO_PLAY_LABELS
+from .choices import AUTO_PLAY_LABELS
 from .models import ConfigurationOdds, TableConfiguration
 
 RTP_FALL_WARNING = Decimal(1)  # percentage points
@@ -123,6 +124,11 @@ class RtpLine:
     computing_before: bool
     computing_after: bool
     warnings: tuple[str, ...]
+    gated: bool = True  # its warnings cross the guardrail (a bet kind's maximum RTP)
+
+    @property
+    def crosses_guardrail(self) -> bool:
+        return self.gated and bool(self.warnings)
 
     @property
     def change(self) -> Decimal | None:
@@ -140,6 +146,11 @@ class RtpPreview:
     @property
     def warnings(self) -> list[str]:
         return [warning for line in self.lines for warning in line.warnings]
+
+    @property
+    def crossings(self) -> list[RtpLine]:
+        """The bet kinds whose maximum RTP falls below the floor, or by more than RTP_FALL_WARNING."""
+        return [line for line in self.lines if line.crosses_guardrail]
 
 
 def current_odds(configuration: TableConfiguration | None) -> ConfigurationOdds | None:
@@ -205,4 +216,5 @@ def _line(key: str, label: str, before: tuple, after: tuple, *, floor: Decimal |
         computing_before and offered_before,
         computing_after and offered_after,
         tuple(warnings),
+        gated=floor is not None,
     )

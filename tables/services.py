@@ -4,16 +4,18 @@ and closing them."""
 from collections.abc import Callable, Mapping
 from datetime import datetime
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from blackjack.rules import RuleError, preset
-from core.refusals import OwnDecisionRefused, refused_when_taken, require_reason
+from core.refusals import OwnDecisionRefused, TransitionRefused, refused_when_taken, require_reason
 from core.templatetags.pitboss import local_time_text
 
 from .choices import ConfigurationStatus, Currency, Game, TableStatus
+from .guardrail import APPROVE_RTP_FALL, Approvals, approvals_of, crossing_text
 from .models import ConfigurationOdds, Table, TableConfiguration, TableStatusChange
+from .published import carry_published_figures
 from .selectors import latest_approved, latest_version, open_proposal, previous_approved
 from .tasks import configuration_odds_schedule
 
@@ -21,6 +23,8 @@ from .tasks import configuration_odds_schedule
 # `guard(table, new_status)` before a status change and returns a message to refuse it, or None.
 StatusGuard = Callable[[Table, str], str | None]
 status_guards: list[StatusGuard] = []
+
+DECIDE = "tables.decide_tableconfiguration"  # the supervisor's permission
 
 # What a supervisor may change of a game's preset rules; the rest is the game itself.
 CHANGEABLE_RULES = frozenset({"seats", "side_options", "auto_play", "strategy_overrides"})
@@ -103,6 +107,7 @@ def configuration_propose(
     reason: str,
     valid_from: datetime | None = None,
     seen_version: int | None = None,
+    rtp_fall_reason: str = "",
 ) -> TableConfiguration:
     """Propose a new configuration version: the last approved version's rules with `changes` (the
     RuleSet's stored form), to come into force at `valid_from` (None: as soon as approved) once a
@@ -111,6 +116,8 @@ def configuration_propose(
     `seen_version` is the table's latest version number the proposer's form showed; if a version was
     proposed or decided since, the proposal is refused rather than built on rules the proposer did not
     see. One proposal per table is open at a time. Every problem of the change is named at once.
+    `rtp_fall_reason`: why an RTP may fall past the guardrail (tables.guardrail), if the proposer
+    knows it will; it can be written on the proposal later (`configuration_explain_fall`).
     """
     table = Table.objects.select_for_update().get(pk=table.pk)  # one change to a table's versions at a time
     latest = latest_version(table)
@@ -175,6 +182,7 @@ def configuration_propose(
             requested_from=valid_from,
             rules=rules.to_dict(),
             reason=reason,
+            rtp_fall_reason=(rtp_fall_reason or "").strip(),
             created_by=proposed_by,
             status=ConfigurationStatus.PROPOSED,
         )
@@ -187,19 +195,28 @@ def _done(configuration: TableConfiguration) -> str:
     return f"{configuration.get_status_display().lower()} by {by}"
 
 
-def _decidable(configuration: TableConfiguration, decided_by) -> TableConfiguration:
+def _open(configuration: TableConfiguration) -> TableConfiguration:
+    """The proposal read afresh under its table's lock, refused unless it still awaits a decision."""
     Table.objects.select_for_update().get(pk=configuration.table_id)
     configuration = TableConfiguration.objects.select_related("table").get(pk=configuration.pk)
     if configuration.status != ConfigurationStatus.PROPOSED:
-        raise ValidationError(
+        raise TransitionRefused(
             {
                 "__all__": f"Version {configuration.version} of {configuration.table.code} was already "
                 f"{_done(configuration)}: a decision is not made twice."
             }
         )
+    return configuration
+
+
+def _decidable(configuration: TableConfiguration, decided_by, permission: str) -> TableConfiguration:
+    if not decided_by.has_perm(permission):
+        raise PermissionDenied("Your role does not decide this.")
+    configuration = _open(configuration)
     if configuration.created_by_id == decided_by.pk:
+        others = "another supervisor" if permission == DECIDE else "another compliance officer"
         raise OwnDecisionRefused(
-            f"You proposed version {configuration.version}: another supervisor approves or rejects it."
+            f"You proposed version {configuration.version}: {others} approves or rejects it."
         )
     return configuration
 
@@ -220,16 +237,24 @@ def configuration_approve(
     *, configuration: TableConfiguration, decided_by, comment: str = ""
 ) -> TableConfiguration:
     """Approve a proposed version (a supervisor who did not propose it, once its odds are worked out):
-    it comes into force at the time asked for, or now if that has passed; never in the past."""
-    configuration = _decidable(configuration, decided_by)
-    odds = ConfigurationOdds.objects.filter(configuration=configuration).first()
-    if odds is None or not odds.current:
-        raise ValidationError(
-            {
-                "__all__": f"The odds of version {configuration.version} are still being computed: "
-                "approve it once its RTP is shown beside the version in force."
-            }
-        )
+    it comes into force at the time asked for, or now if that has passed; never in the past. Past the
+    guardrail (tables.guardrail) it needs the proposer's reason and a compliance officer's approval
+    first."""
+    configuration = _decidable(configuration, decided_by, DECIDE)
+    approvals = _odds_known(configuration)
+    if approvals.needs_compliance or configuration.compliance_approved_by_id:
+        if configuration.compliance_approved_by_id == decided_by.pk:
+            raise OwnDecisionRefused(
+                "You approved this version for compliance: a supervisor who did neither approves it."
+            )
+        if not configuration.compliance_approved_by_id:
+            raise TransitionRefused(
+                {
+                    "__all__": f"Version {configuration.version} crosses the guardrail "
+                    f"({crossing_text(approvals.crossings)}): a compliance officer approves it first."
+                }
+            )
+        configuration.needs_compliance = True
     now = timezone.now()
     configuration.valid_from = max(configuration.requested_from or now, now)
     base = previous_approved(configuration)
@@ -240,7 +265,23 @@ def configuration_approve(
                 "this one cannot come into force before it; reject it."
             }
         )
-    return _decide(configuration, ConfigurationStatus.APPROVED, decided_by, (comment or "").strip(), now)
+    configured = _decide(
+        configuration, ConfigurationStatus.APPROVED, decided_by, (comment or "").strip(), now
+    )
+    carry_published_figures(configured, base)
+    return configured
+
+
+def _odds_known(configuration: TableConfiguration) -> Approvals:
+    odds = ConfigurationOdds.objects.filter(configuration=configuration).first()
+    if odds is None or not odds.current:
+        raise TransitionRefused(
+            {
+                "__all__": f"The odds of version {configuration.version} are still being computed: "
+                "it is decided once its RTP is shown beside the version in force."
+            }
+        )
+    return approvals_of(configuration)
 
 
 @transaction.atomic
@@ -250,7 +291,83 @@ def configuration_reject(
     """Reject a proposed version, saying why (a supervisor who did not propose it); it is never in force."""
     if not comment or not comment.strip():
         raise ValidationError({"comment": "Say why: a rejection is kept with its comment."})
-    configuration = _decidable(configuration, decided_by)
+    configuration = _decidable(configuration, decided_by, DECIDE)
+    return _decide(configuration, ConfigurationStatus.REJECTED, decided_by, comment.strip(), timezone.now())
+
+
+# --- the guardrail: the proposer's reason, and compliance --------------------------------------------
+
+_NOT_PAST_GUARDRAIL = "Version %s does not cross the guardrail: supervisors decide it."
+
+
+@transaction.atomic
+def configuration_explain_fall(
+    *, configuration: TableConfiguration, proposer, reason: str
+) -> TableConfiguration:
+    """The proposer says why the version may take an RTP past the guardrail; written again until a
+    compliance officer approves it."""
+    reason = reason.strip() if reason else ""
+    if not reason:
+        raise ValidationError({"rtp_fall_reason": "Say why the RTP falls: compliance reads it."})
+    configuration = _open(configuration)
+    if configuration.created_by_id != proposer.pk:
+        raise PermissionDenied("Only the version's proposer says why its RTP falls.")
+    if configuration.compliance_approved_by_id:
+        raise TransitionRefused(
+            {"rtp_fall_reason": "Compliance approved the version with the reason it read: it stays."}
+        )
+    configuration.rtp_fall_reason = reason
+    configuration.save(update_fields=["rtp_fall_reason"])
+    return configuration
+
+
+@transaction.atomic
+def configuration_compliance_approve(
+    *, configuration: TableConfiguration, decided_by, comment: str = ""
+) -> TableConfiguration:
+    """A compliance officer (not the proposer) approves a version past the guardrail, having read the
+    proposer's reason; a supervisor's approval then puts it in force."""
+    configuration = _decidable(configuration, decided_by, APPROVE_RTP_FALL)
+    approvals = _odds_known(configuration)
+    if configuration.compliance_approved_by_id:
+        raise TransitionRefused({"__all__": "A compliance officer approved this version already."})
+    if not approvals.needs_compliance:
+        raise TransitionRefused({"__all__": _NOT_PAST_GUARDRAIL % configuration.version})
+    if not configuration.rtp_fall_reason:
+        raise TransitionRefused(
+            {"__all__": "The proposer has not said why the RTP falls: it is approved once they have."}
+        )
+    configuration.needs_compliance = True
+    configuration.compliance_approved_by = decided_by
+    configuration.compliance_approved_at = timezone.now()
+    configuration.compliance_comment = (comment or "").strip()
+    configuration.save(
+        update_fields=[
+            "needs_compliance",
+            "compliance_approved_by",
+            "compliance_approved_at",
+            "compliance_comment",
+        ]
+    )
+    return configuration
+
+
+@transaction.atomic
+def configuration_compliance_reject(
+    *, configuration: TableConfiguration, decided_by, comment: str
+) -> TableConfiguration:
+    """A compliance officer (not the proposer) rejects a version past the guardrail, saying why."""
+    if not comment or not comment.strip():
+        raise ValidationError({"comment": "Say why: a rejection is kept with its comment."})
+    configuration = _decidable(configuration, decided_by, APPROVE_RTP_FALL)
+    if configuration.compliance_approved_by_id:
+        raise TransitionRefused(
+            {"__all__": "A compliance officer approved this version already: a supervisor decides it now."}
+        )
+    configuration.needs_compliance = _odds_known(configuration).needs_compliance
+    if not configuration.needs_compliance:
+        raise TransitionRefused({"__all__": _NOT_PAST_GUARDRAIL % configuration.version})
+    configuration.save(update_fields=["needs_compliance"])
     return _decide(configuration, ConfigurationStatus.REJECTED, decided_by, comment.strip(), timezone.now())
 
 

@@ -15,10 +15,9 @@ from core.templatetags.pitboss import odds_text
 from core.views import PermissionRequiredMixin
 
 from . import services
-from .choices import ConfigurationStatus, TableStatus
+from .choices import AUTO_PLAY_LABELS, ConfigurationStatus, TableStatus
 from .filtersets import TableFilterSet
 from .forms import (
-    AUTO_PLAY_LABELS,
     ConfigurationForm,
     TableCreateForm,
     TableStatusForm,

@@ -47,18 +47,25 @@ def configuration_approved(
     table, changes, *, reason="a configuration change", valid_from=None, proposed_by=None
 ):
     """A configuration change as it comes into force: proposed by one supervisor, its odds worked out,
-    approved by a second one ("second-supervisor"). The approved version."""
+    approved by a second one ("second-supervisor"); past the RTP guardrail, explained by its proposer
+    and approved by a compliance officer ("compliance") first. The approved version."""
+    from tables.guardrail import approvals_of
     from tables.odds import configuration_odds_compute
-    from tables.services import configuration_approve, configuration_propose
+    from tables.services import (
+        configuration_approve,
+        configuration_compliance_approve,
+        configuration_explain_fall,
+        configuration_propose,
+    )
 
+    proposer = proposed_by or user("supervisor")
     proposal = configuration_propose(
-        table=table,
-        changes=changes,
-        proposed_by=proposed_by or user("supervisor"),
-        reason=reason,
-        valid_from=valid_from,
+        table=table, changes=changes, proposed_by=proposer, reason=reason, valid_from=valid_from
     )
     configuration_odds_compute(configuration=proposal)
+    if approvals_of(proposal).needs_compliance:
+        configuration_explain_fall(configuration=proposal, proposer=proposer, reason=f"{reason}: accepted")
+        configuration_compliance_approve(configuration=proposal, decided_by=user("compliance"))
     return configuration_approve(configuration=proposal, decided_by=user("supervisor", "second-supervisor"))
 
 

@@ -71,7 +71,6 @@ def main_game_rules(rules: RuleSet, policy: str) -> RuleSet:
         "play_behind": True,
         "cancel_pays_dealt_blackjack": False,
         "side_options": (),
-        "published_rtp": None,
     }
     if policy == BEST:  # best play asks nothing of the table's automatic play
         plays_alike |= {"auto_play": "hit_to_12", "strategy_overrides": ()}

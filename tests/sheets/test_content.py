@@ -8,7 +8,7 @@ sheet is one of the game's fixed numbers (21, 17...) or part of a side option pa
 
 import re
 from datetime import timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 from html.parser import HTMLParser
 from io import StringIO
@@ -22,7 +22,7 @@ from django.utils import timezone, translation
 from limits.models import TableLimit
 from limits.services import table_limit_set
 from sheets.content import NoSheet, render_sheet, sheet_etag, sheet_in_force, sheet_of_version
-from tables.models import ConfigurationOdds, Table, TableConfiguration
+from tables.models import ConfigurationOdds, PublishedRtp, Table, TableConfiguration
 from tables.odds import configuration_odds_compute
 from tests import factories
 
@@ -122,13 +122,21 @@ def to_fraction(text: str, decimal: str, thousands: str) -> Fraction:
 
 
 def expected_numbers(configuration: TableConfiguration, at) -> dict[str, list[Fraction]]:
-    """What each data-number element must state, worked out here from the configuration, its odds and
-    the limits' history."""
+    """What each data-number element must state, worked out here from the configuration, its odds, the
+    published figures entered by `at` and the limits' history. An RTP is the latest published figure
+    when at or below the computed one, else the computed one cut to two places: never more."""
     rules = configuration.rule_set
     odds = ConfigurationOdds.objects.get(configuration=configuration)
+    published = {}
+    for entry in PublishedRtp.objects.filter(configuration=configuration, entered_at__lte=at).order_by(
+        "entered_at", "pk"
+    ):
+        published[entry.kind] = entry.rtp
 
     def rtp(kind):
-        return Fraction(odds.rtp(kind).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+        if kind in published and published[kind] <= odds.rtp(kind):
+            return Fraction(published[kind])
+        return Fraction(odds.rtp(kind).quantize(Decimal("0.01"), rounding=ROUND_DOWN))
 
     expected = {
         "version": [Fraction(configuration.version)],

@@ -14,7 +14,19 @@ from tests import factories
 from tests.api_support import client_as, make_table
 
 URL = "/api/tables/DLX1/configurations/"
-PAIR_6 = {"side_options": {"pair": {"paytable": {"mixed_pair": "6"}, "max_round": 30}}}
+PAIR_6 = {
+    "side_options": {
+        "pair": {
+            "paytable": {
+                "mixed_pair": "6",
+                "coloured_pair": "10",
+                "perfect_pair": "30",
+                "suited_trips": "50",
+            },
+            "max_round": 30,
+        }
+    }
+}
 
 
 @pytest.fixture
@@ -30,7 +42,7 @@ def test_a_change_is_a_new_version_with_the_rules_as_stored(supervisor):
     body = response.json()
     assert (body["version"], body["reason"], body["created_by"]) == (2, "promotion", "api-supervisor")
     assert (body["status"], body["decided_by"], body["requested_from"]) == ("proposed", None, None)
-    assert body["rules"]["side_options"]["pair"] == {"paytable": {"mixed_pair": "6"}, "max_round": 30}
+    assert body["rules"]["side_options"]["pair"] == PAIR_6["side_options"]["pair"]
     assert body["rules"] == TableConfiguration.objects.get(version=2).rules
     versions = supervisor.get(URL).json()["results"]
     assert [v["version"] for v in versions] == [2, 1]
@@ -124,7 +136,7 @@ def test_a_second_supervisor_approves_once_the_odds_are_worked_out(supervisor):
     second.force_authenticate(factories.user("supervisor", "second-supervisor"))
 
     early = decide(second, 2, "approve")
-    assert early.status_code == 400 and "still being computed" in early.json()["non_field_errors"][0]
+    assert early.status_code == 409 and "still being computed" in early.json()["non_field_errors"][0]
     configuration_odds_compute(configuration=TableConfiguration.objects.get(version=2))
     own = decide(supervisor, 2, "approve")
     assert own.status_code == 403 and "another supervisor" in own.json()["non_field_errors"][0]

@@ -23,7 +23,19 @@ from tests.fixtures import round_document
 
 pytestmark = pytest.mark.django_db
 
-RICHER_PAIR = {"side_options": {"pair": {"paytable": {"mixed_pair": "6"}, "max_round": 30}}}
+RICHER_PAIR = {
+    "side_options": {
+        "pair": {
+            "paytable": {
+                "mixed_pair": "6",
+                "coloured_pair": "10",
+                "perfect_pair": "30",
+                "suited_trips": "50",
+            },
+            "max_round": 30,
+        }
+    }
+}
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@ committed, kept with it, not worked out again by the same method, and shown on t
 the API. (Figures of an older method: test_odds_method.py.)"""
 
 import time
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -11,6 +12,7 @@ from django.urls import reverse
 
 from blackjack.odds import METHOD_VERSION, theoretical_odds
 from tables.models import ConfigurationOdds, TableConfiguration
+from tables.published import published_rtp_enter
 from tables.services import configuration_propose
 from tables.tasks import configuration_odds
 from tests import factories
@@ -74,6 +76,18 @@ def test_a_version_with_the_rules_of_another_takes_its_figures(deluxe, django_ca
     assert copied.figures == original.figures
 
 
+def enter(configuration, kind: str, rtp: str):
+    return published_rtp_enter(
+        configuration=configuration,
+        kind=kind,
+        rtp=Decimal(rtp),
+        source_document="Deluxe Blackjack rules, edition 4",
+        source_url="https://operator.example/deluxe/rules.pdf",
+        published_on=date(2026, 11, 1),
+        entered_by=factories.user("compliance"),
+    )
+
+
 def test_the_table_page_shows_each_kind_with_its_house_edge(client, deluxe):
     client.force_login(factories.user("compliance"))
     page = client.get(reverse("tables:table_detail", args=["DLX1"])).content.decode()
@@ -81,34 +95,23 @@ def test_the_table_page_shows_each_kind_with_its_house_edge(client, deluxe):
     main = kept.rtp("main")
     assert "Theoretical RTP" in page
     assert f"{main} %" in page and f"{100 - main} %" in page
-    assert "99.53 %" in page  # Deluxe's published figure
-    assert f"{main - Decimal('99.53'):+.4f} pp" in page
-    assert "differs by more than 0.05 pp" not in page
+    assert "not entered" in page and "above the game" not in page
+    assert "99.51 %" in page  # the sheet states 99.5169 cut to two places, no figure being published
     assert f"{kept.rtp('pair')} %" in page and "1 in 60.2" in page  # perfect pair: 7/415 × 408/414
 
 
-def test_a_figure_far_from_the_published_one_is_flagged(client):
-    table = factories.table("DLX1")  # no commit here: no task ran
-    configuration = TableConfiguration.objects.get(table=table)
+def test_a_published_figure_is_shown_with_its_source_and_flagged_above_the_game(client, deluxe):
+    configuration = TableConfiguration.objects.get(table=deluxe)
+    enter(configuration, "main", "99.46")
     client.force_login(factories.user("supervisor"))
     url = reverse("tables:table_detail", args=["DLX1"])
-    assert "Computing" in client.get(url).content.decode()
-    ConfigurationOdds.objects.create(
-        configuration=configuration,
-        rules_sha256="x" * 64,
-        figures={
-            "rtp": {"main": "99.4500", "behind": "99.4500"},
-            "auto_play": "91.0000",
-            "patterns": {},
-            "strategy": "test",
-            "chart": {"columns": ["2", "A"], "rows": [], "differences": []},
-            "method": METHOD_VERSION,
-        },
-        seconds=1.0,
-        method=METHOD_VERSION,
-    )
     page = client.get(url).content.decode()
-    assert "-0.0800 pp" in page and "differs by more than 0.05 pp" in page
+    assert "99.46 %" in page and "Deluxe Blackjack rules, edition 4" in page and "2026-11-01" in page
+    assert "above the game" not in page
+    enter(configuration, "main", "99.53")  # the later entry is the figure of record
+    page = client.get(url).content.decode()
+    assert "99.53 %" in page and "above the game's" in page
+    assert page.count("99.51 %") == 2  # the sheet's main and play behind: the computed 99.5169, cut
 
 
 def test_the_api_gives_a_version_its_figures(client, deluxe):

@@ -21,6 +21,8 @@ LOWER_PAIR = {
     "side_options": {"pair": {"paytable": {"mixed_pair": "4", "coloured_pair": "10"}, "max_round": 30}}
 }
 
+FEWER_SEATS = {"seats": 5}
+
 
 @pytest.fixture
 def dlx():
@@ -98,7 +100,7 @@ def test_it_warns_of_an_rtp_below_the_floor(dlx, settings):
 
 
 def test_a_second_supervisor_approves_it_on_the_page(dlx):
-    proposal = propose(dlx)
+    proposal = propose(dlx, FEWER_SEATS)  # no RTP changes: two supervisors decide
     configuration_odds_compute(configuration=proposal)
     ben = client_of("ben")
     assert "Approve version 2" in page(ben)
@@ -129,7 +131,7 @@ def test_the_proposer_and_compliance_get_no_decision_form(dlx):
 def test_approving_before_the_odds_is_refused_with_a_message(dlx):
     propose(dlx)
     response = client_of("ben").post(reverse("tables:configuration_approve", args=["DLX1"]), {"version": 2})
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert "still being computed" in response.content.decode()
     assert TableConfiguration.objects.get(version=2).status == "proposed"
 
