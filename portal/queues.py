@@ -9,14 +9,16 @@ roles, and sees the queues of each):
   (`rounds.decide_void`) awaiting a decision, configuration proposals
   (`tables.decide_tableconfiguration`);
 - compliance: rounds with findings to review (all but limit breaches) not yet signed off, by table and
-  gaming day (`rounds.review_round`);
+  gaming day (`rounds.review_round`); configuration proposals past the RTP guardrail awaiting its
+  approval (`tables.approve_rtp_fall`);
 - whoever may run the daily job (`reports.run_report`): today's runs and the stale reports;
 - customer service: players with limit breaches in the last 7 days (`limits.add_personallimit`);
 - the unresolved alerts that reach the user's role, their table not silenced (supervisors:
   `alerts.add_silence`; compliance: `alerts.approve_threshold`), and for compliance the threshold
   changes awaiting approval.
 
-Each queue is one query, whatever it holds. A queue lists its first `SHOWN` rows; its count is of
+Each queue is one query, whatever it holds (the guardrail's reads each open proposal's odds: one a
+table at most). A queue lists its first `SHOWN` rows; its count is of
 all of them.
 """
 
@@ -39,6 +41,7 @@ from reports.records import current_runs
 from rounds.choices import REVIEWED_CLASSES, IncidentStatus, ProposalStatus, codes_of_classes
 from rounds.models import Finding, Incident, Resettlement, Round, RoundCorrection, Void
 from tables.choices import ConfigurationStatus, TableStatus
+from tables.guardrail import approvals_of
 from tables.models import Table, TableConfiguration
 
 SHOWN = 8
@@ -179,6 +182,38 @@ def configuration_proposals() -> Queue:
                 note=f"proposed by {row['created_by__username']}",
             )
             for row in rows[:SHOWN]
+        ],
+        rows=len(rows),
+    )
+
+
+def configurations_past_guardrail() -> Queue:
+    """Proposals past the RTP guardrail that await a compliance officer's approval (tables.guardrail),
+    oldest first: a query for the proposals, then their odds (at most one proposal a table)."""
+    rows = [
+        (configuration, approvals)
+        for configuration in TableConfiguration.objects.filter(
+            status=ConfigurationStatus.PROPOSED, compliance_approved_by=None
+        )
+        .select_related("table", "created_by")
+        .order_by("created_at", "pk")
+        if "compliance" in (approvals := approvals_of(configuration)).still_needed
+    ]
+    return Queue(
+        key="guardrail",
+        title="Past the RTP guardrail",
+        count=len(rows),
+        url=None,
+        noun="awaiting compliance",
+        items=[
+            Item(
+                f"{configuration.table.code} · version {configuration.version}",
+                url("tables:configuration_proposal", configuration.table.code),
+                note=", ".join(f"{line.label} {line.after} %" for line in approvals.crossings)
+                + ("" if configuration.rtp_fall_reason else "; reason not written yet"),
+                when=configuration.created_at,
+            )
+            for configuration, approvals in rows[:SHOWN]
         ],
         rows=len(rows),
     )
@@ -372,6 +407,7 @@ QUEUES = (
     ("rounds.decide_resettlement", resettlements),
     ("rounds.decide_void", voids),
     ("tables.decide_tableconfiguration", configuration_proposals),
+    ("tables.approve_rtp_fall", configurations_past_guardrail),
     ("rounds.review_round", rounds_to_review),
     ("reports.run_report", todays_runs),
     ("reports.run_report", stale_reports),

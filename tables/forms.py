@@ -130,6 +130,12 @@ class ConfigurationForm(forms.Form):
             "becomes the moment of approval. Never in the past.",
         )
         self.fields["reason"] = ReasonField()
+        self.fields["rtp_fall_reason"] = forms.CharField(
+            label="If an RTP falls past the guardrail: why",
+            required=False,
+            widget=forms.Textarea(attrs={"rows": 2}),
+            help_text=FALL_REASON_HELP,
+        )
 
     def side_option_groups(self):
         """For the template: each side option with its offered box, max round and odds fields."""
@@ -226,6 +232,23 @@ class ConfigurationForm(forms.Form):
             for pattern in SIDE_OPTION_PATTERNS[kind]:
                 aliases[f"{where}.paytable.{pattern}"] = f"{kind}__{pattern}"
         return aliases
+
+
+FALL_REASON_HELP = (
+    "A change that takes a bet kind's maximum RTP below the floor, or down by more than a point, needs "
+    "your reason and a compliance officer's approval before a supervisor's. You can write it later on "
+    "the proposal."
+)
+
+
+class FallReasonForm(forms.Form):
+    """The proposer's reason for a fall of an RTP past the guardrail (tables.guardrail)."""
+
+    rtp_fall_reason = forms.CharField(
+        label="Why the RTP falls",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Compliance reads it before approving; kept with the version.",
+    )
 
 
 class ConfigurationDecisionForm(forms.Form):

@@ -1,9 +1,11 @@
 """The proposal page of a configuration version: what it changes against the version it was proposed
-on, the RTP of every bet kind before and after with warnings, and the approve and reject forms (a
-supervisor who did not propose it).
+on, the RTP of every bet kind before and after with warnings, the approvals it still needs
+(tables.guardrail), and its forms: the proposer's reason for a fall past the guardrail, a compliance
+officer's approval or rejection of such a version, a supervisor's (not the proposer's) decision.
 
 `/tables/<code>/proposal/` shows the table's open proposal (`?version=N`: any version, against the
-approved one before it); its `approve/` and `reject/` take the decision form by POST.
+approved one before it); its `approve/` and `reject/` (supervisors), `compliance-approve/` and
+`compliance-reject/` (compliance) take the decision form by POST, `fall-reason/` the proposer's reason.
 """
 
 from django.contrib import messages
@@ -18,7 +20,8 @@ from core.templatetags.pitboss import local_time_text
 
 from . import services
 from .choices import ConfigurationStatus
-from .forms import ConfigurationDecisionForm
+from .forms import ConfigurationDecisionForm, FallReasonForm
+from .guardrail import APPROVE_RTP_FALL, approvals_of
 from .models import TableConfiguration
 from .proposals import rtp_preview, rule_changes
 from .selectors import configuration_in_force, open_proposal, previous_approved
@@ -59,16 +62,26 @@ class ConfigurationProposalView(TableMixin, TemplateView):
         user = self.request.user
         preview = rtp_preview(base, configuration)
         proposed = configuration.status == ConfigurationStatus.PROPOSED
+        approvals = approvals_of(configuration, preview)
+        own = configuration.created_by_id == user.pk
+        context.update(
+            approvals=approvals,
+            may_explain=proposed and own and "reason" in approvals.still_needed,
+            may_clear=proposed
+            and "compliance" in approvals.still_needed
+            and user.has_perm(APPROVE_RTP_FALL)
+            and not own,
+            fall_form=kwargs.get("fall_form")
+            or FallReasonForm(initial={"rtp_fall_reason": configuration.rtp_fall_reason}),
+        )
         context.update(
             base=base,
             changes=rule_changes(base.rule_set, configuration.rule_set) if base else [],
             rules=describe_rules(configuration.rule_set),
             preview=preview,
             proposed=proposed,
-            own_proposal=configuration.created_by_id == user.pk,
-            may_decide=proposed
-            and user.has_perm("tables.decide_tableconfiguration")
-            and configuration.created_by_id != user.pk,
+            own_proposal=own,
+            may_decide=proposed and user.has_perm(services.DECIDE) and not own,
             odds_ready=not any(line.computing_after for line in preview.lines),
             decision_form=kwargs.get("decision_form")
             or ConfigurationDecisionForm(initial={"version": configuration.version}),
@@ -76,12 +89,23 @@ class ConfigurationProposalView(TableMixin, TemplateView):
         return context
 
 
+# Each decision the page's forms post, the service that makes it and the permission it needs.
+STEPS = {
+    "approve": (services.configuration_approve, services.DECIDE),
+    "reject": (services.configuration_reject, services.DECIDE),
+    "compliance_approve": (services.configuration_compliance_approve, APPROVE_RTP_FALL),
+    "compliance_reject": (services.configuration_compliance_reject, APPROVE_RTP_FALL),
+}
+
+
 class ConfigurationDecisionView(ServiceFormMixin, ConfigurationProposalView):
-    """GET: the same page, to those who may decide. POST: approve or reject (`step`) the version the
+    """GET: the same page, to those who may decide. POST: the decision `step` (STEPS) on the version the
     page showed (its `version` field)."""
 
-    permission_required = "tables.decide_tableconfiguration"
-    step = "approve"  # or "reject"
+    step = "approve"
+
+    def get_permission_required(self):
+        return [STEPS[self.step][1]]
 
     def post(self, request, *args, **kwargs):
         table = self.get_table()
@@ -93,23 +117,54 @@ class ConfigurationDecisionView(ServiceFormMixin, ConfigurationProposalView):
             form.add_error(None, f"{table.code} has no proposal awaiting a decision.")
         elif answer := self.submit(form):
             return answer
-        context = self.get_context_data(configuration=configuration, decision_form=form)
+        context = self.get_context_data(
+            configuration=configuration,
+            decision_form=form,
+            compliance_step=self.step.startswith("compliance"),
+        )
         return self.render_to_response(context, status=self.refusal_status())  # 403: one's own proposal
 
     def perform(self, form):
-        decide = services.configuration_approve if self.step == "approve" else services.configuration_reject
+        decide = STEPS[self.step][0]
         decided = decide(
             configuration=self.configuration,
             decided_by=self.request.user,
             comment=form.cleaned_data["comment"],
         )
-        messages.success(self.request, decided_message(decided))
+        messages.success(self.request, decided_message(decided, self.step))
         url = reverse("tables:configuration_proposal", args=[self.get_table().code])
         return redirect(f"{url}?version={decided.version}")
 
 
-def decided_message(configuration: TableConfiguration) -> str:
+class FallReasonView(ServiceFormMixin, ConfigurationProposalView):
+    """POST: the proposer says why the open proposal's RTP falls past the guardrail."""
+
+    permission_required = "tables.add_tableconfiguration"
+
+    def post(self, request, *args, **kwargs):
+        form = FallReasonForm(request.POST)
+        self.configuration = open_proposal(self.get_table())
+        if self.configuration is None:
+            raise Http404("No proposal awaits a decision.")
+        if answer := self.submit(form):
+            return answer
+        context = self.get_context_data(configuration=self.configuration, fall_form=form)
+        return self.render_to_response(context, status=self.refusal_status())
+
+    def perform(self, form):
+        services.configuration_explain_fall(
+            configuration=self.configuration,
+            proposer=self.request.user,
+            reason=form.cleaned_data["rtp_fall_reason"],
+        )
+        messages.success(self.request, "Your reason is kept with the proposal: compliance reads it.")
+        return redirect(reverse("tables:configuration_proposal", args=[self.get_table().code]))
+
+
+def decided_message(configuration: TableConfiguration, step: str = "approve") -> str:
     code, version = configuration.table.code, configuration.version
+    if step == "compliance_approve":
+        return f"{code}: version {version} approved for compliance; a supervisor's approval puts it in force."
     if configuration.status == ConfigurationStatus.REJECTED:
         return f"{code}: version {version} rejected; it never comes into force."
     return f"{code}: version {version} approved, in force from {local_time_text(configuration.valid_from)}."

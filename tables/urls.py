@@ -25,4 +25,19 @@ urlpatterns = [
         proposal_views.ConfigurationDecisionView.as_view(step="reject"),
         name="configuration_reject",
     ),
+    path(
+        "<str:code>/proposal/compliance-approve/",
+        proposal_views.ConfigurationDecisionView.as_view(step="compliance_approve"),
+        name="configuration_compliance_approve",
+    ),
+    path(
+        "<str:code>/proposal/compliance-reject/",
+        proposal_views.ConfigurationDecisionView.as_view(step="compliance_reject"),
+        name="configuration_compliance_reject",
+    ),
+    path(
+        "<str:code>/proposal/fall-reason/",
+        proposal_views.FallReasonView.as_view(),
+        name="configuration_fall_reason",
+    ),
 ]

@@ -280,6 +280,7 @@ class ConfigurationChangeView(TableMixin, ServiceFormView):
             reason=form.cleaned_data["reason"],
             valid_from=form.cleaned_data["valid_from"],
             seen_version=form.cleaned_data["seen_version"],
+            rtp_fall_reason=form.cleaned_data["rtp_fall_reason"],
         )
         messages.success(
             self.request,

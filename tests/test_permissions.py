@@ -73,6 +73,9 @@ PAGES = {
     "tables:configuration_proposal": {READS: {S, C}},
     "tables:configuration_approve": {READS: {S}, "POST": Needs("tables.decide_tableconfiguration", {S})},
     "tables:configuration_reject": {READS: {S}, "POST": Needs("tables.decide_tableconfiguration", {S})},
+    "tables:configuration_compliance_approve": {READS: {C}, "POST": Needs("tables.approve_rtp_fall", {C})},
+    "tables:configuration_compliance_reject": {READS: {C}, "POST": Needs("tables.approve_rtp_fall", {C})},
+    "tables:configuration_fall_reason": {READS: {S}, "POST": Needs("tables.add_tableconfiguration", {S})},
     "limits:table_limit_list": {READS: {S, C}},
     "limits:table_limit_set": {
         READS: {S},
@@ -160,6 +163,9 @@ ENDPOINTS = {
         "POST": Needs("tables.decide_tableconfiguration", {S}),
     },
     "api:tableconfiguration-reject": {"OPTIONS": {S}, "POST": Needs("tables.decide_tableconfiguration", {S})},
+    "api:tableconfiguration-compliance-approve": {"OPTIONS": {C}, "POST": Needs("tables.approve_rtp_fall", {C})},
+    "api:tableconfiguration-compliance-reject": {"OPTIONS": {C}, "POST": Needs("tables.approve_rtp_fall", {C})},
+    "api:tableconfiguration-fall-reason": {"OPTIONS": {S}, "POST": Needs("tables.add_tableconfiguration", {S})},
     "api:tablelimit-list": {
         READS: {S, C},
         "POST": Needs(("limits.add_tablelimit", "limits.change_tablelimit"), {S}),

@@ -4,7 +4,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.api import InputSerializer
-from tables.choices import Currency, Game, TableStatus
+from tables.choices import ConfigurationStatus, Currency, Game, TableStatus
+from tables.guardrail import NEEDS, approvals_of
 from tables.models import Table, TableConfiguration, TableStatusChange
 from tables.selectors import dealer_on_duty
 
@@ -137,6 +138,29 @@ class TheoreticalOddsSerializer(serializers.Serializer):
     chart = StrategyChartSerializer(help_text="The strategy chart that best play implies.")
 
 
+class GuardrailCrossingSerializer(serializers.Serializer):
+    kind = serializers.CharField(source="key", help_text="The bet kind.")
+    before = serializers.DecimalField(
+        max_digits=7, decimal_places=4, allow_null=True, help_text="Its maximum RTP in the version before."
+    )
+    after = serializers.DecimalField(max_digits=7, decimal_places=4, help_text="Its maximum RTP in this one.")
+    warnings = serializers.ListField(child=serializers.CharField())
+
+
+class ApprovalsSerializer(serializers.Serializer):
+    crosses_guardrail = serializers.BooleanField(
+        source="needs_compliance",
+        help_text="A bet kind's maximum RTP falls below PITBOSS_RTP_FLOOR_PERCENT or by more than a point: "
+        "the proposer's reason and a compliance officer's approval come before a supervisor's.",
+    )
+    crossings = GuardrailCrossingSerializer(many=True)
+    computing = serializers.BooleanField(help_text="Some of the odds compared are still being worked out.")
+    still_needed = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(NEEDS)),
+        help_text="In order: " + "; ".join(f"`{key}`: {text}" for key, text in NEEDS.items()) + ".",
+    )
+
+
 class TableConfigurationSerializer(serializers.ModelSerializer):
     table = serializers.CharField(source="table.code", read_only=True)
     rules = serializers.JSONField(read_only=True, help_text="The rule set as stored (RuleSet.to_dict).")
@@ -153,6 +177,16 @@ class TableConfigurationSerializer(serializers.ModelSerializer):
     theoretical = serializers.SerializerMethodField(
         help_text="The version's theoretical RTP; null until worked out, and while figures of an older "
         "method are worked out again."
+    )
+    compliance_approved_by = serializers.CharField(
+        source="compliance_approved_by.username",
+        read_only=True,
+        allow_null=True,
+        help_text="The compliance officer who approved a version past the RTP guardrail.",
+    )
+    approvals = serializers.SerializerMethodField(
+        help_text="Where a proposed version stands against the RTP guardrail and which approvals it still "
+        "needs; null once decided (`needs_compliance` then says whether it crossed the guardrail)."
     )
 
     class Meta:
@@ -171,6 +205,12 @@ class TableConfigurationSerializer(serializers.ModelSerializer):
             "decided_by",
             "decided_at",
             "decision_comment",
+            "rtp_fall_reason",
+            "needs_compliance",
+            "compliance_approved_by",
+            "compliance_approved_at",
+            "compliance_comment",
+            "approvals",
             "theoretical",
         ]
         read_only_fields = fields
@@ -179,6 +219,13 @@ class TableConfigurationSerializer(serializers.ModelSerializer):
     def get_theoretical(self, configuration: TableConfiguration) -> dict | None:
         odds = getattr(configuration, "odds", None)
         return TheoreticalOddsSerializer(odds.figures).data if odds and odds.current else None
+
+    @extend_schema_field(ApprovalsSerializer(allow_null=True))
+    def get_approvals(self, configuration: TableConfiguration) -> dict | None:
+        if configuration.status != ConfigurationStatus.PROPOSED:
+            return None
+        approvals = approvals_of(configuration)
+        return ApprovalsSerializer(approvals).data
 
 
 class ConfigurationChangeSerializer(InputSerializer):
@@ -193,10 +240,22 @@ class ConfigurationChangeSerializer(InputSerializer):
         "later. Default: as soon as it is approved.",
     )
     reason = serializers.CharField(allow_blank=True, help_text="Why: kept with the version.")
+    rtp_fall_reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Why an RTP falls past the guardrail, when it does (it can be given later: `fall-reason`).",
+    )
     seen_version = serializers.IntegerField(
         min_value=1,
         help_text="The table's latest version number (whatever its status) your change is based on; "
         "refused if a version was proposed or decided since.",
+    )
+
+
+class FallReasonSerializer(InputSerializer):
+    rtp_fall_reason = serializers.CharField(
+        allow_blank=True, help_text="Why the version takes an RTP past the guardrail; compliance reads it."
     )
 
 

@@ -22,5 +22,20 @@ urlpatterns = [
         views.ConfigurationRejectView.as_view(),
         name="tableconfiguration-reject",
     ),
+    path(
+        "table-configurations/<int:pk>/compliance-approve",
+        views.ConfigurationComplianceApproveView.as_view(),
+        name="tableconfiguration-compliance-approve",
+    ),
+    path(
+        "table-configurations/<int:pk>/compliance-reject",
+        views.ConfigurationComplianceRejectView.as_view(),
+        name="tableconfiguration-compliance-reject",
+    ),
+    path(
+        "table-configurations/<int:pk>/fall-reason",
+        views.ConfigurationFallReasonView.as_view(),
+        name="tableconfiguration-fall-reason",
+    ),
     *router.urls,
 ]

@@ -1,20 +1,22 @@
 """Thin API views over tables: declare queryset, filterset and serializers; writes call the services."""
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.response import Response
 
 from core.api import has_permission, validated
-from core.api_decisions import DecisionView
+from core.api_decisions import DecisionView, TransitionRefusalMixin
 from tables import services
 from tables.filtersets import TableConfigurationFilterSet, TableFilterSet, TableStatusChangeFilterSet
+from tables.guardrail import APPROVE_RTP_FALL
 from tables.models import Table, TableConfiguration, TableStatusChange
 from tables.selectors import with_dealers
 
 from .serializers import (
     ConfigurationChangeSerializer,
     ConfigurationDecisionSerializer,
+    FallReasonSerializer,
     TableConfigurationSerializer,
     TableCreateSerializer,
     TableSerializer,
@@ -92,7 +94,9 @@ class TableStatusChangeListView(TableNestedMixin, generics.ListAPIView):
     ordering_fields = ["changed_at"]
 
 
-CONFIGURATIONS = TableConfiguration.objects.select_related("table", "created_by", "decided_by", "odds")
+CONFIGURATIONS = TableConfiguration.objects.select_related(
+    "table", "created_by", "decided_by", "compliance_approved_by", "odds"
+)
 
 
 class TableConfigurationListView(TableNestedMixin, generics.ListAPIView):
@@ -116,8 +120,20 @@ class TableConfigurationListView(TableNestedMixin, generics.ListAPIView):
         )
 
 
+REFUSED = {
+    400: OpenApiResponse(description="Bad input: the field and why."),
+    403: OpenApiResponse(description="Not your role's step, or deciding your own proposal."),
+    409: OpenApiResponse(
+        description="The version does not allow this step now: decided already, its odds still being "
+        "computed, or an approval of the RTP guardrail missing or not needed."
+    ),
+}
+
+
 @extend_schema_view(
-    post=extend_schema(request=ConfigurationDecisionSerializer, responses={200: TableConfigurationSerializer})
+    post=extend_schema(
+        request=ConfigurationDecisionSerializer, responses={200: TableConfigurationSerializer, **REFUSED}
+    )
 )
 class ConfigurationDecisionView(DecisionView):
     queryset = CONFIGURATIONS
@@ -138,6 +154,46 @@ class ConfigurationRejectView(ConfigurationDecisionView):
     """Reject a proposed version, with a comment; it never comes into force."""
 
     decide = staticmethod(services.configuration_reject)
+
+
+class ComplianceDecisionView(ConfigurationDecisionView):
+    permission_classes = [has_permission(APPROVE_RTP_FALL)]
+
+
+class ConfigurationComplianceApproveView(ComplianceDecisionView):
+    """A compliance officer (not the proposer) approves a version past the RTP guardrail, once its proposer
+    said why the RTP falls; a supervisor's approval then puts it in force."""
+
+    decide = staticmethod(services.configuration_compliance_approve)
+
+
+class ConfigurationComplianceRejectView(ComplianceDecisionView):
+    """A compliance officer (not the proposer) rejects a version past the RTP guardrail, with a comment."""
+
+    decide = staticmethod(services.configuration_compliance_reject)
+
+
+@extend_schema_view(
+    post=extend_schema(request=FallReasonSerializer, responses={200: TableConfigurationSerializer, **REFUSED})
+)
+class ConfigurationFallReasonView(TransitionRefusalMixin, generics.GenericAPIView):
+    """The proposer says why their proposed version takes an RTP past the guardrail (again, until a
+    compliance officer approves it)."""
+
+    queryset = CONFIGURATIONS
+    serializer_class = TableConfigurationSerializer
+    permission_classes = [has_permission("tables.add_tableconfiguration")]
+    filter_backends = []
+    pagination_class = None
+
+    def post(self, request, pk: int):
+        configuration = get_object_or_404(TableConfiguration, pk=pk)
+        services.configuration_explain_fall(
+            configuration=configuration,
+            proposer=request.user,
+            reason=validated(FallReasonSerializer, request)["rtp_fall_reason"],
+        )
+        return Response(self.get_serializer(self.get_queryset().get(pk=pk)).data)
 
 
 class TableConfigurationViewSet(viewsets.ReadOnlyModelViewSet):

@@ -1,6 +1,8 @@
 """A configuration change in a real browser: one supervisor proposes a new Pair paytable, sees what it
 changes and the RTP of every bet kind before and after (tests run Celery eagerly: the odds are worked
-out when the proposal commits), with the warning for a falling RTP; a second supervisor approves it.
+out when the proposal commits), with the warning for a falling RTP. The Pair falls more than a point,
+past the guardrail: three people decide it. The proposer writes why, a second supervisor cannot approve
+it yet, a compliance officer approves it, then the second supervisor does.
 """
 
 import re
@@ -21,6 +23,7 @@ def deluxe(transactional_db):
     table = factories.table("DLX1")  # its version 1's odds are worked out as it commits
     for username in ("ana", "ben"):
         user_create(username=username, password=f"{username}-pw-demo", role="Supervisor")
+    user_create(username="clara", password="clara-pw-demo", role="Compliance")
     return table
 
 
@@ -28,7 +31,7 @@ def log_out(page):
     page.click("button:has-text('Log out')")
 
 
-def test_a_supervisor_proposes_a_paytable_and_a_second_one_approves_it(page, deluxe):
+def test_a_paytable_past_the_guardrail_is_approved_by_three_people(page, deluxe):
     log_in(page, "ana", "ana-pw-demo")
     page.goto("/tables/DLX1/")
     page.click("text=Propose a configuration change")
@@ -59,6 +62,20 @@ def test_a_supervisor_proposes_a_paytable_and_a_second_one_approves_it(page, del
     assert "Pair: the RTP falls 3." in page.locator("#rtp-warnings").inner_text()
     assert page.locator("button:has-text('Approve version 2')").count() == 0  # not for the proposer
     assert page.get_by_text("another supervisor approves or rejects it").is_visible()
+    needs = page.locator("#approvals")
+    assert "It crosses the guardrail: Pair (97.1154 % → 93." in needs.inner_text()
+    assert needs.locator("li").all_inner_texts() == [
+        "The proposer's reason for the fall of the RTP",
+        "A compliance officer's approval",
+        "A supervisor's approval (not the proposer's)",
+    ]
+    page.click("#fall-reason button")  # empty: refused, naming the field
+    page.wait_for_load_state()
+    assert "This field is required." in page.locator("#fall-reason").inner_text()
+    page.fill("#fall-reason textarea[name=rtp_fall_reason]", "Quiet hours: the Pair still returns above 93 %")
+    page.click("#fall-reason button")
+    page.wait_for_load_state()
+    assert page.locator("#approvals li").count() == 2
     screenshot(page, "configuration-proposal-page")
     assert configuration_in_force(deluxe).version == 1
     log_out(page)
@@ -67,6 +84,26 @@ def test_a_supervisor_proposes_a_paytable_and_a_second_one_approves_it(page, del
     page.goto("/tables/DLX1/")
     screenshot(page, "configuration-proposal-open-table-page")
     page.click("text=see what it changes and its RTP")
+    assert page.locator("button:has-text('Approve version 2')").count() == 0  # compliance first
+    assert page.locator("#awaiting-compliance").is_visible()
+    log_out(page)
+
+    log_in(page, "clara", "clara-pw-demo")
+    page.goto("/")
+    page.locator("a:has-text('DLX1 · version 2')").click()
+    assert "Quiet hours: the Pair still returns above 93 %" in page.locator("#fall-reason-text").inner_text()
+    assert page.locator("#decision").count() == 0  # no supervisor's form for compliance
+    page.fill("#compliance-decision textarea[name=comment]", "Above the floor; the sheet is updated")
+    screenshot(page, "configuration-proposal-compliance")
+    page.click("button:has-text('Approve for compliance')")
+    page.wait_for_load_state()
+    assert page.get_by_text("approved for compliance; a supervisor's approval puts it in force").is_visible()
+    assert configuration_in_force(deluxe).version == 1
+    log_out(page)
+
+    log_in(page, "ben", "ben-pw-demo")
+    page.goto("/tables/DLX1/proposal/")
+    assert "clara" in page.locator("#compliance-approval").inner_text()
     page.fill("#decision textarea[name=comment]", "Checked against the operator's sheet")
     page.click("button:has-text('Approve version 2')")
     page.wait_for_load_state()
@@ -82,6 +119,7 @@ def test_a_supervisor_proposes_a_paytable_and_a_second_one_approves_it(page, del
         "ben",
     )
     assert version.decision_comment == "Checked against the operator's sheet"
+    assert (version.needs_compliance, version.compliance_approved_by.username) == (True, "clara")
     assert version.rules["side_options"]["pair"] == {
         "paytable": {"mixed_pair": "4", "coloured_pair": "10", "perfect_pair": "30", "suited_trips": "50"},
         "max_round": 30,

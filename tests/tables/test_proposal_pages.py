@@ -96,7 +96,7 @@ def test_it_warns_of_an_rtp_below_the_floor(dlx, settings):
     assert f"Pair: the RTP would be {after} %, below the floor of 99 %." in html
     assert "Insurance: the RTP would be 92.5301 %, below the floor" in html
     assert "Main: the RTP would be" not in html  # 99.5169 %
-    assert "the RTP falls" not in html  # a rise, and the other kinds unchanged
+    assert ": the RTP falls" not in html  # a rise, and the other kinds unchanged
 
 
 def test_a_second_supervisor_approves_it_on_the_page(dlx):
