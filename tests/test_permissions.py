@@ -163,9 +163,18 @@ ENDPOINTS = {
         "POST": Needs("tables.decide_tableconfiguration", {S}),
     },
     "api:tableconfiguration-reject": {"OPTIONS": {S}, "POST": Needs("tables.decide_tableconfiguration", {S})},
-    "api:tableconfiguration-compliance-approve": {"OPTIONS": {C}, "POST": Needs("tables.approve_rtp_fall", {C})},
-    "api:tableconfiguration-compliance-reject": {"OPTIONS": {C}, "POST": Needs("tables.approve_rtp_fall", {C})},
-    "api:tableconfiguration-fall-reason": {"OPTIONS": {S}, "POST": Needs("tables.add_tableconfiguration", {S})},
+    "api:tableconfiguration-compliance-approve": {
+        "OPTIONS": {C},
+        "POST": Needs("tables.approve_rtp_fall", {C}),
+    },
+    "api:tableconfiguration-compliance-reject": {
+        "OPTIONS": {C},
+        "POST": Needs("tables.approve_rtp_fall", {C}),
+    },
+    "api:tableconfiguration-fall-reason": {
+        "OPTIONS": {S},
+        "POST": Needs("tables.add_tableconfiguration", {S}),
+    },
     "api:tablelimit-list": {
         READS: {S, C},
         "POST": Needs(("limits.add_tablelimit", "limits.change_tablelimit"), {S}),
