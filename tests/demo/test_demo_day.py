@@ -4,6 +4,7 @@ PDFs; a second run stores nothing twice."""
 
 import io
 from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
@@ -12,6 +13,7 @@ from core.gaming_day import gaming_day
 from demo.management.commands.demo_day import DEALERS, SHIFT, dealer_shifts
 from reports.models import DailyFigures, ReportChart, ReportDocument, ReportRun
 from rounds.models import Adjustment, Finding, Incident, Refund, Round, RoundCorrection, Void
+from tables.guardrail import approvals_of
 from tables.models import Table, TableConfiguration
 from tables.selectors import dealer_on_duty
 
@@ -55,6 +57,17 @@ def test_a_small_demo_day_has_everything_the_demo_shows(settings, tmp_path):
     )
     assert change.valid_from >= change.decided_at and change.odds.current
     assert change.rule_set.side_option("pair").max_round == 45
+    # The Pair's RTP did not change: the operator's published figure of the main game is carried to it.
+    carried = change.published_rtps.get()
+    assert (carried.kind, carried.rtp, carried.carried_from.configuration.version) == (
+        "main",
+        Decimal("99.46"),
+        1,
+    )
+    # At DLX1 a cheaper Pair, below the floor: explained by its proposer, it awaits compliance.
+    guarded = TableConfiguration.objects.get(table__code="DLX1", version=2)
+    assert guarded.status == "proposed" and guarded.rtp_fall_reason
+    assert approvals_of(guarded).still_needed == ("compliance", "supervisor")
     assert Finding.objects.filter(code="limit_breached").exists()  # the self-limited players
     # Every round says who dealt it: one of its table's dealers, the one whose shift it opened in; the
     # table page's dealer on duty is its latest round's.
@@ -92,6 +105,7 @@ def test_a_small_demo_day_has_everything_the_demo_shows(settings, tmp_path):
     assert ReportRun.objects.count() == runs + 1  # the day run again; its earlier days left as they were
     assert Incident.objects.filter(kind="malfunction").count() == 1 and Void.objects.count() == 1
     assert TableConfiguration.objects.filter(table__code="BND1").count() == 2
+    assert TableConfiguration.objects.filter(table__code="DLX1").count() == 2
 
 
 def test_the_demos_dealers_take_turns_in_shifts_of_two_hours():

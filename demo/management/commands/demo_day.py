@@ -10,7 +10,8 @@ supervisor proposes its void, a second approves it (every bet's payout reversed 
 returned). One wrong payout is corrected through a re-settlement (proposed by compliance, approved
 by a supervisor). A supervisor proposes a configuration change at BND1 (the Pair option open until
 round 45 of the shoe, as its other options are); a second approves it once its odds are shown, and it
-is in force from the approval on (never in the past, so after the simulated day). Players that
+is in force from the approval on (never in the past, so after the simulated day). At DLX1 a cheaper
+Pair, below the RTP floor, awaits a compliance officer's approval, its reason written. Players that
 seed_demo gave a lower personal maximum bet above it: those bets are breached limits.
 
 The monitors (alerts) start after the day's rounds, which were loaded at once rather than live.
@@ -77,6 +78,8 @@ DEALERS = {
 }
 SHIFT = timedelta(hours=2)
 DEMO_CHANGE_REASON = "Demo: the Pair option open as long as the other side options (round 45)."
+DEMO_GUARDRAIL_REASON = "Demo: a cheaper Pair for the night shift."
+CHEAPER_PAIR = {"mixed_pair": "4", "coloured_pair": "8", "perfect_pair": "25", "suited_trips": "40"}
 
 
 class Command(BaseCommand):
@@ -122,6 +125,7 @@ class Command(BaseCommand):
         self.resettle_one_wrong_payout(day, users["compliance"], users["supervisor"])
         self.stdout.write(f"Simulated and ingested in {time.perf_counter() - started:.1f} s")
         self.configuration_change(tables["BND1"], users["supervisor"], users["supervisor-2"])
+        self.proposal_past_the_guardrail(tables["DLX1"], users["supervisor"])
         # The day was loaded in one go, not live: the monitors watch the rounds dealt from now on.
         monitors_start_after_latest()
         self.daily_job(day)
@@ -147,6 +151,20 @@ class Command(BaseCommand):
             f"  {table.code}: configuration version {version.version} proposed by {supervisor}, approved by "
             f"{second_supervisor}, in force from {version.valid_from:%Y-%m-%d %H:%M} UTC"
         )
+
+    def proposal_past_the_guardrail(self, table: Table, supervisor) -> None:
+        """A cheaper Pair (97.12 % -> 80.85 %, below the floor), explained, awaiting compliance."""
+        if table.configurations.filter(reason=DEMO_GUARDRAIL_REASON).exists():
+            return
+        proposal = configuration_propose(
+            table=table,
+            changes={"side_options": {"pair": {"paytable": CHEAPER_PAIR, "max_round": None}}},
+            proposed_by=supervisor,
+            reason=DEMO_GUARDRAIL_REASON,
+            rtp_fall_reason="Demo: the operator's promotion budget ends; the studio asked for the old table.",
+        )
+        configuration_odds_compute(configuration=proposal)
+        self.stdout.write(f"  {table.code}: version {proposal.version} proposed, past the RTP guardrail")
 
     def earlier_days(self, tables: dict, day: date, days: int, shoes: int | None, players: dict, seed: int):
         """The `days` gaming days before `day`, oldest first, each dealt through ingest at every table

@@ -1,5 +1,6 @@
 """python manage.py seed_demo: the demo's tables, limits, players, one user per role and a second
-supervisor (a void is proposed by one supervisor and approved by another).
+supervisor (a void is proposed by one supervisor and approved by another), and the published RTP of
+the Deluxe and Boundless main games.
 
 It lives in the `demo` app, above every other app, because it fills every app.
 Running it again changes nothing that exists.
@@ -16,7 +17,8 @@ from accounts.roles import ROLE_SLUGS
 from accounts.services import user_create
 from limits.models import PersonalLimit, Player
 from limits.services import personal_limit_set, player_create, table_limit_set
-from tables.models import Table, TableStatusChange
+from tables.models import PublishedRtp, Table, TableStatusChange
+from tables.published import published_rtp_enter
 from tables.services import table_create, table_set_status
 
 TABLES = [
@@ -44,6 +46,12 @@ PLAYERS = [
 # Players of the simulated day (ids as blackjack.simulate names them) who asked for a lower
 # maximum: the bets they place above it show as breached limits.
 SELF_LIMITED = [("PDLX10002", "Fatima Haddad"), ("PBND10007", "Gustav Lind"), ("PCLS10003", "Hana Sato")]
+# The operators' published RTP of the main game, entered by compliance: Deluxe's is above what the game
+# gives at best play (99.5169 %), so it shows on compliance's queue and the sheet states the computed one.
+PUBLISHED = {
+    "DLX1": ("99.53", "Deluxe Blackjack: rules for players, 2026 edition"),
+    "BND1": ("99.46", "Boundless Blackjack: rules for players, 2026 edition"),
+}
 
 
 class Command(BaseCommand):
@@ -88,6 +96,8 @@ class Command(BaseCommand):
             # open table (a round opened at a closed one is a finding).
             TableStatusChange.objects.filter(pk=opening.pk).update(changed_at=RULES_PUBLISHED)
             self.stdout.write(f"table {code}: {name} ({game}), open")
+            if code in PUBLISHED:
+                self.published_figure(table, *PUBLISHED[code])
         for external_id, display_name, account_type in PLAYERS:
             if not Player.objects.filter(external_id=external_id).exists():
                 player_create(
@@ -124,6 +134,19 @@ class Command(BaseCommand):
                 reason="Demo: the player asked for a lower maximum",
             )
         self.stdout.write(f"players: {Player.objects.count()}")
+
+    def published_figure(self, table: Table, rtp: str, document: str) -> None:
+        entry = published_rtp_enter(
+            configuration=table.configurations.get(),
+            kind="main",
+            rtp=Decimal(rtp),
+            source_document=document,
+            source_url=f"https://operator.example/rules/{table.game}-2026.pdf",
+            published_on=RULES_PUBLISHED.date(),
+            entered_by=get_user_model().objects.get(username="compliance"),
+        )
+        # Demo history: entered when the rules were published, so every past day's sheet states it.
+        PublishedRtp.objects.filter(pk=entry.pk).update(entered_at=RULES_PUBLISHED)
 
     def users(self):
         User = get_user_model()
