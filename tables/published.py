@@ -82,8 +82,6 @@ def published_rtp_enter(
         ]
     if published_on is not None and published_on > timezone.localdate():
         errors["published_on"] = ["A document published later than today cannot be cited yet."]
-    if errors:
-        raise ValidationError(errors)
     entry = PublishedRtp(
         configuration=configuration,
         kind=kind,
@@ -93,7 +91,13 @@ def published_rtp_enter(
         published_on=published_on,
         entered_by=entered_by,
     )
-    entry.full_clean()
+    try:
+        entry.full_clean()
+    except ValidationError as refused:  # every field's message at once, the service's first
+        for field, messages in refused.message_dict.items():
+            errors.setdefault(field, messages)
+    if errors:
+        raise ValidationError(errors)
     entry.save()
     return entry
 
