@@ -21,6 +21,7 @@ ENDPOINTS = {
     "/api/table-configurations/{id}/": {"get"},
     "/api/table-configurations/{id}/approve": {"post"},
     "/api/table-configurations/{id}/reject": {"post"},
+    "/api/published-rtps/": {"get", "post"},
     "/api/table-limits/": {"get", "post"},
     "/api/table-limits/{id}/": {"get"},
     "/api/table-limits/{id}/history/": {"get"},
