@@ -28,6 +28,8 @@ class PublishedRtpSerializer(serializers.ModelSerializer):
         allow_null=True,
         help_text="Null for a figure the game's preset held before figures were entered.",
     )
+    # Not a URLField: blank when none was given, which `format: uri` would refuse.
+    source_url = serializers.CharField(read_only=True, help_text="The document's address; blank: none given.")
     carried_from = serializers.IntegerField(
         source="carried_from_id",
         read_only=True,
