@@ -15,7 +15,9 @@ roles, and sees the queues of each):
 - customer service: players with limit breaches in the last 7 days (`limits.add_personallimit`);
 - the unresolved alerts that reach the user's role, their table not silenced (supervisors:
   `alerts.add_silence`; compliance: `alerts.approve_threshold`), and for compliance the threshold
-  changes awaiting approval.
+  changes awaiting approval;
+- compliance: the published RTPs above the game's (`tables.add_publishedrtp`): figures of record of
+  versions in force or approved to start later that promise more than the computed maximum.
 
 Each queue is one query, whatever it holds (the guardrail's reads each open proposal's odds: one a
 table at most). A queue lists its first `SHOWN` rows; its count is of
@@ -43,6 +45,7 @@ from rounds.models import Finding, Incident, Resettlement, Round, RoundCorrectio
 from tables.choices import ConfigurationStatus, TableStatus
 from tables.guardrail import approvals_of
 from tables.models import Table, TableConfiguration
+from tables.published import ENTER, figures_above_the_game
 
 SHOWN = 8
 BREACH_DAYS = 7
@@ -397,11 +400,34 @@ def thresholds_to_approve() -> Queue:
     )
 
 
+def published_above() -> Queue:
+    """Published figures of record above the computed maximum RTP (tables.published), by table,
+    version and kind; each links to its table's published figures at that version."""
+    figures = figures_above_the_game()
+    return Queue(
+        key="published-above",
+        title="Published RTP above the game's",
+        count=len(figures),
+        url=url("tables:published_rtp_list", above="yes"),
+        noun="promising more than the game gives",
+        items=[
+            Item(
+                f"{figure.table.code} · version {figure.configuration.version} · {figure.label}",
+                url("tables:published_rtp", figure.table.code) + f"?version={figure.configuration.version}",
+                note=f"published {figure.published.rtp} %, computed {figure.computed} %",
+            )
+            for figure in figures[:SHOWN]
+        ],
+        rows=len(figures),
+    )
+
+
 # Each queue and the permission that shows it, in the order the page shows them.
 QUEUES = (
     ("alerts.add_silence", lambda: alerts_reaching(SUPERVISOR)),
     ("alerts.approve_threshold", lambda: alerts_reaching(COMPLIANCE)),
     ("alerts.approve_threshold", thresholds_to_approve),
+    (ENTER, published_above),
     ("rounds.change_incident", open_incidents),
     ("tables.add_tablestatuschange", paused_tables),
     ("rounds.decide_resettlement", resettlements),

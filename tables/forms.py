@@ -19,7 +19,7 @@ from blackjack.rules import (
     pattern_label,
     preset,
 )
-from core.forms import HISTORY_REASON_LENGTH, ReasonField, add_service_errors
+from core.forms import HISTORY_REASON_LENGTH, IsoDateInput, ReasonField, add_service_errors
 from core.templatetags.pitboss import odds_text, zoned_label
 
 from .choices import AUTO_PLAY_LABELS, Currency, Game, TableStatus
@@ -260,3 +260,32 @@ class ConfigurationDecisionForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text="Kept with the decision, with your name; required to reject.",
     )
+
+
+class PublishedRtpForm(forms.Form):
+    """Compliance enters the operator's published RTP of a bet kind the version offers (`kinds`). The
+    service (tables.published.published_rtp_enter) decides: a kind the version offers, a figure above 0
+    and at most 100, a document already published."""
+
+    kind = forms.ChoiceField(label="Bet kind")
+    # Any number of two places: the service says what an RTP takes (above 0, at most 100).
+    rtp = forms.DecimalField(
+        label="Published RTP (%)",
+        max_digits=5,
+        decimal_places=2,
+        widget=forms.NumberInput(attrs={"step": "0.01", "class": "number"}),
+        help_text="As the document states it, such as 99.46.",
+    )
+    source_document = forms.CharField(
+        label="Published in", max_length=200, help_text="The document that states it: its title and edition."
+    )
+    source_url = forms.URLField(
+        label="Address", max_length=500, required=False, assume_scheme="https", help_text="Optional."
+    )
+    published_on = forms.DateField(
+        label="Published on", widget=IsoDateInput(), help_text="The document's date (YYYY-MM-DD)."
+    )
+
+    def __init__(self, *args, kinds: tuple[str, ...] = (), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [(kind, kind_label(kind)) for kind in kinds]

@@ -17,6 +17,8 @@ from decimal import ROUND_FLOOR, Decimal
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import OuterRef, Q, Subquery
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from blackjack.rules import kind_label
@@ -80,8 +82,6 @@ def published_rtp_enter(
         ]
     if published_on is not None and published_on > timezone.localdate():
         errors["published_on"] = ["A document published later than today cannot be cited yet."]
-    if errors:
-        raise ValidationError(errors)
     entry = PublishedRtp(
         configuration=configuration,
         kind=kind,
@@ -91,7 +91,13 @@ def published_rtp_enter(
         published_on=published_on,
         entered_by=entered_by,
     )
-    entry.full_clean()
+    try:
+        entry.full_clean()
+    except ValidationError as refused:  # every field's message at once, the service's first
+        for field, messages in refused.message_dict.items():
+            errors.setdefault(field, messages)
+    if errors:
+        raise ValidationError(errors)
     entry.save()
     return entry
 
@@ -152,48 +158,74 @@ class FigureOfRecord:
         return promises_more(self.computed, self.published.rtp if self.published else None)
 
 
-def figures_of_record(configuration: TableConfiguration) -> list[FigureOfRecord]:
-    """Every bet kind `configuration` offers, in the rules' order, with its figures."""
-    odds = ConfigurationOdds.objects.filter(configuration=configuration).first()
-    published = published_figures(configuration)
+def computed_rtp(configuration: TableConfiguration, kind: str) -> Decimal | None:
+    """The kind's computed maximum RTP, from the version's odds (select_related `odds`); None while
+    they are worked out (none yet, or of an older method)."""
+    odds = getattr(configuration, "odds", None)
+    return odds.rtp(kind) if odds is not None and odds.current else None
+
+
+def figures_of_versions(configurations) -> list[FigureOfRecord]:
+    """Every bet kind each of `configurations` (a queryset) offers, by table code, version and the
+    rules' order, with its figures. Two queries, whatever the number of versions."""
+    versions = list(configurations.select_related("table", "odds").order_by("table__code", "version"))
+    entries = (
+        PublishedRtp.objects.filter(configuration__in=versions)
+        .select_related("entered_by", "carried_from__configuration")
+        .order_by("configuration", "kind", "-entered_at", "-pk")
+    )
+    latest: dict[tuple[int, str], PublishedRtp] = {}
+    for entry in entries:
+        latest.setdefault((entry.configuration_id, entry.kind), entry)
     return [
         FigureOfRecord(
             configuration.table,
             configuration,
             kind,
-            odds.rtp(kind) if odds is not None and odds.current else None,
-            published.get(kind),
+            computed_rtp(configuration, kind),
+            latest.get((configuration.pk, kind)),
         )
+        for configuration in versions
         for kind in configuration.rule_set.offered_kinds
     ]
 
 
+def figures_of_record(configuration: TableConfiguration) -> list[FigureOfRecord]:
+    """Every bet kind `configuration` offers, in the rules' order, with its figures."""
+    return figures_of_versions(TableConfiguration.objects.filter(pk=configuration.pk))
+
+
+def watched_configurations():
+    """The versions compliance watches, as a queryset (a subquery where it is used): each table's
+    version in force now, and every version approved to start later."""
+    in_force = (
+        TableConfiguration.objects.in_force()
+        .filter(table=OuterRef("table"))
+        .order_by("-valid_from", "-pk")
+        .values("pk")[:1]
+    )
+    return TableConfiguration.objects.approved().filter(Q(valid_from__gt=Now()) | Q(pk=Subquery(in_force)))
+
+
 def figures_above_the_game() -> list[FigureOfRecord]:
     """The published figures of record above the computed maximum, of every version in force or approved
-    to start later: compliance's queue. Two queries, whatever the number of tables."""
-    now = timezone.now()
-    current: dict[int, tuple] = {}  # table -> (valid_from, pk) of the version in force
-    watched = set()
-    for pk, table_id, valid_from in TableConfiguration.objects.approved().values_list(
-        "pk", "table_id", "valid_from"
-    ):
-        if valid_from > now:
-            watched.add(pk)
-        elif table_id not in current or current[table_id] < (valid_from, pk):
-            current[table_id] = (valid_from, pk)
-    watched |= {pk for _, pk in current.values()}
+    to start later: compliance's queue. One query, whatever the number of tables."""
     entries = (
-        PublishedRtp.objects.filter(configuration__in=watched)
+        PublishedRtp.objects.filter(configuration__in=watched_configurations())
         .select_related("configuration__table", "configuration__odds", "entered_by")
         .order_by("configuration__table__code", "configuration__version", "kind", "-entered_at", "-pk")
     )
     latest: dict[tuple[int, str], PublishedRtp] = {}
     for entry in entries:
         latest.setdefault((entry.configuration_id, entry.kind), entry)
-    figures = []
-    for entry in latest.values():
-        configuration = entry.configuration
-        odds = getattr(configuration, "odds", None)
-        computed = odds.rtp(entry.kind) if odds is not None and odds.current else None
-        figures.append(FigureOfRecord(configuration.table, configuration, entry.kind, computed, entry))
+    figures = [
+        FigureOfRecord(
+            entry.configuration.table,
+            entry.configuration,
+            entry.kind,
+            computed_rtp(entry.configuration, entry.kind),
+            entry,
+        )
+        for entry in latest.values()
+    ]
     return [figure for figure in figures if figure.above_the_game]

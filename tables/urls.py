@@ -1,12 +1,15 @@
 from django.urls import path
 
-from . import proposal_views, views
+from . import proposal_views, published_views, views
 
 app_name = "tables"
 urlpatterns = [
     path("", views.TableListView.as_view(), name="table_list"),
     path("new/", views.TableCreateView.as_view(), name="table_create"),
+    # Before <str:code>/: "published-rtp" is no table's code (table codes are capitals and digits).
+    path("published-rtp/", published_views.PublishedFigureListView.as_view(), name="published_rtp_list"),
     path("<str:code>/", views.TableDetailView.as_view(), name="table_detail"),
+    path("<str:code>/published-rtp/", published_views.PublishedRtpView.as_view(), name="published_rtp"),
     path("<str:code>/edit/", views.TableUpdateView.as_view(), name="table_update"),
     path("<str:code>/status/", views.TableStatusView.as_view(), name="table_status"),
     path("<str:code>/configuration/", views.ConfigurationChangeView.as_view(), name="configuration_change"),

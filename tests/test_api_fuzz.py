@@ -21,7 +21,7 @@ them; and every 4xx a JSON object with a message: {"detail": "..."} or {"field":
 """
 
 import json
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from io import StringIO
 
@@ -48,6 +48,8 @@ from rounds.ingest import round_ingest
 from rounds.models import Incident, Round
 from rounds.services import resettlement_propose, void_propose
 from tables.models import Table, TableConfiguration
+from tables.published import published_rtp_enter
+from tables.selectors import configuration_in_force
 from tests.api_support import client_as
 from tests.factories import report_rows
 from tests.fixtures import round_document, round_documents
@@ -180,6 +182,14 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
             reason="Card reader failed",
         )
         reports = report_rows(Table.objects.get(code="DLX1"), reports_dir)
+        published_rtp_enter(  # a figure of record above the game's, for the list to show
+            configuration=configuration_in_force(Table.objects.get(code="DLX1")),
+            kind="main",
+            rtp=Decimal("99.99"),
+            source_document="Game rules, edition 3",
+            published_on=date(2026, 1, 15),
+            entered_by=_user("compliance"),
+        )
         alert = alert_raise(
             table=Table.objects.get(code="DLX1"),
             monitor=Monitor.BIG_WIN,

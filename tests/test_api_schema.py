@@ -24,6 +24,7 @@ ENDPOINTS = {
     "/api/table-configurations/{id}/compliance-reject": {"post"},
     "/api/table-configurations/{id}/fall-reason": {"post"},
     "/api/table-configurations/{id}/reject": {"post"},
+    "/api/published-rtps/": {"get", "post"},
     "/api/table-limits/": {"get", "post"},
     "/api/table-limits/{id}/": {"get"},
     "/api/table-limits/{id}/history/": {"get"},

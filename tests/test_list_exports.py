@@ -30,6 +30,7 @@ pytestmark = pytest.mark.django_db
 
 LISTS = [
     "tables:table_list",
+    "tables:published_rtp_list",
     "limits:player_list",
     "limits:table_limit_list",
     "limits:personal_limit_list",

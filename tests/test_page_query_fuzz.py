@@ -66,6 +66,7 @@ FORMS = {
 # Pages that must be among the list and report pages found: the walk cannot lose them unseen.
 KNOWN_LISTS = {
     "tables:table_list",
+    "tables:published_rtp_list",
     "limits:player_list",
     "limits:personal_limit_list",
     "limits:table_limit_list",
@@ -186,6 +187,7 @@ def build_world(reports_dir) -> dict:
         reason="Fewer seats",
     )
     report_rows(Table.objects.get(code="DLX1"), reports_dir)
+    published_of(users)
     alerts_of(Table.objects.get(code="DLX1"), users)
     notifications_of(Table.objects.get(code="DLX1"), users)
     rounds = Round.objects.order_by("id")
@@ -206,6 +208,24 @@ def build_world(reports_dir) -> dict:
         "cursor": [str(pk) for pk in rounds.values_list("pk", flat=True)]
         + [f"{bet.round.opened_at.isoformat()}_{bet.pk}" for bet in bets],
     }
+
+
+def published_of(users) -> None:
+    """A published RTP of each table's version in force: DLX1's above the game's, CLS1's at or below."""
+    from tables.models import Table
+    from tables.published import published_rtp_enter
+    from tables.selectors import configuration_in_force
+
+    for code, rtp in (("DLX1", "99.99"), ("CLS1", "95.00")):
+        published_rtp_enter(
+            configuration=configuration_in_force(Table.objects.get(code=code)),
+            kind="main",
+            rtp=Decimal(rtp),
+            source_document="Game rules, edition 3",
+            source_url="https://operator.example/rules",
+            published_on=date(2026, 1, 15),
+            entered_by=users.get(username="compliance"),
+        )
 
 
 def alerts_of(dlx, users) -> None:

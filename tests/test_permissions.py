@@ -76,6 +76,8 @@ PAGES = {
     "tables:configuration_compliance_approve": {READS: {C}, "POST": Needs("tables.approve_rtp_fall", {C})},
     "tables:configuration_compliance_reject": {READS: {C}, "POST": Needs("tables.approve_rtp_fall", {C})},
     "tables:configuration_fall_reason": {READS: {S}, "POST": Needs("tables.add_tableconfiguration", {S})},
+    "tables:published_rtp": {READS: {S, C}, "POST": Needs("tables.add_publishedrtp", {C})},
+    "tables:published_rtp_list": {READS: {S, C}},
     "limits:table_limit_list": {READS: {S, C}},
     "limits:table_limit_set": {
         READS: {S},
@@ -175,6 +177,7 @@ ENDPOINTS = {
         "OPTIONS": {S},
         "POST": Needs("tables.add_tableconfiguration", {S}),
     },
+    "api:publishedrtp-list": {READS: {S, C}, "POST": Needs("tables.add_publishedrtp", {C})},
     "api:tablelimit-list": {
         READS: {S, C},
         "POST": Needs(("limits.add_tablelimit", "limits.change_tablelimit"), {S}),
@@ -252,11 +255,13 @@ def body_of(name: str, method: str, world: dict) -> dict:
     wrongly paid round without a proposal, a round free of one for the void page; and the password
     change."""
     note = {"reason": "permission walk"}
+    published = {"kind": "main", "rtp": "99.46", "source_document": "Walk", "published_on": "2026-01-15"}
     bodies = {
         "tables:table_create": {"code": "NEW1", "name": "New", "game": "deluxe", "currency": "EUR"}
         | {"studio": "Studio B"},
         "tables:table_update": {"name": "Renamed", "studio": "Studio B", **note},
         "tables:table_status": {"status": "paused", **note},
+        "tables:published_rtp": published,
         "limits:table_limit_set": {"kind": "main", "min_stake": "1.00", "max_stake": "100.00", **note},
         "limits:player_create": {"external_id": "P2002", "account_type": "real", "currency": "EUR"}
         | {"status": "active"},
@@ -275,6 +280,7 @@ def body_of(name: str, method: str, world: dict) -> dict:
         | {"studio": "Studio B"},
         "api:table-detail": {"name": "Renamed", **note},
         "api:table-status": {"status": "paused", **note},
+        "api:publishedrtp-list": {"configuration": world["configuration"], **published},
         "api:tablelimit-list": {"table": "DLX1", "kind": "main", "min_stake": "1.00", "max_stake": "100.00"}
         | note,
         "api:player-list": {"external_id": "P2002", "currency": "EUR"},
@@ -538,6 +544,8 @@ def arguments(name: str, world: dict) -> dict:
         return {"code": world["code"]}
     if name == "rounds:play_record":
         return {"external_id": world["external_id"]}
+    if name == "tables:published_rtp":
+        return {"code": world["code"]}
     if name in ("tables:table_list", "tables:table_create") or not any(
         key in name
         for key in ("detail", "update", "status", "configuration", "_set", "history", "personal-limits")

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import views
+from . import published, views
 
 router = SimpleRouter()
 router.register("tables", views.TableViewSet, basename="table")
@@ -37,5 +37,6 @@ urlpatterns = [
         views.ConfigurationFallReasonView.as_view(),
         name="tableconfiguration-fall-reason",
     ),
+    path("published-rtps/", published.PublishedRtpListView.as_view(), name="publishedrtp-list"),
     *router.urls,
 ]
