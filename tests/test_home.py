@@ -158,7 +158,15 @@ def test_a_supervisor_sees_incidents_paused_tables_and_proposals_to_decide(clien
 
 def test_compliance_sees_the_rounds_to_review_by_table_and_day(client, work):
     shown = queues(client, "compliance")
-    assert list(shown) == ["alerts-compliance", "thresholds", "published-above", "review", "runs", "stale"]
+    assert list(shown) == [
+        "alerts-compliance",
+        "thresholds",
+        "published-above",
+        "guardrail",
+        "review",
+        "runs",
+        "stale",
+    ]
     review = shown["review"]
     # The two rounds still wrongly paid and one re-settled: none signed off (a breach's round too).
     pending = "finding_class=money&finding_class=dealer&finding_class=other&reviewed=false"
