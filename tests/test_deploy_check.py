@@ -23,6 +23,7 @@ SECURITY_VARIABLES = {
     "SECRET_KEY",
     "ALLOWED_HOSTS",
     "CACHE_URL",
+    "PITBOSS_LEDGER_KEY",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
     "PITBOSS_NOTIFICATIONS",
     "EMAIL_HOST",
@@ -60,6 +61,7 @@ def production(**variables: str) -> dict[str, str]:
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "pitboss.example.com",
         "CACHE_URL": SOME_REDIS,
+        "PITBOSS_LEDGER_KEY": secrets.token_urlsafe(50),
         **variables,
     }
 
