@@ -218,3 +218,9 @@ def test_the_development_settings_stay_as_they_were():
         "CACHE": "LocMemCache",
     }
     assert run("manage.py", "check", DJANGO_SETTINGS_MODULE="config.settings").returncode == 0
+
+
+def test_production_refuses_to_start_without_the_ledger_key():
+    result = run("manage.py", "check", "--deploy", **production(PITBOSS_LEDGER_KEY=""))
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: PITBOSS_LEDGER_KEY must be set in production" in result.stderr
