@@ -13,7 +13,8 @@ the sign-off (who, when, which report and its figures' digest), and `month_field
 
 Archived rows: an app above (archive) registers a reader in `archived_sources`, which yields a
 chain's rows of the months that are no longer in the database, read back from their files after
-checking them against their manifest.
+checking them against their manifest; and a month whose archive was deleted under retention as a
+source without rows (`deleted_on`), whose entries the verify then reports as a note, not a problem.
 """
 
 import hashlib
@@ -69,6 +70,10 @@ class ArchivedSource:
     month: date
     rows: list[models.Model]
     problem: str | None = None
+    # A month whose archive was deleted under retention: no rows; the gaming day it was deleted on,
+    # and how many of the chain's rows its manifest said it held.
+    deleted_on: date | None = None
+    held: int = 0
 
 
 _chains: dict[str, Chain] = {}
@@ -118,7 +123,17 @@ def content_sha256(chain: Chain, row: models.Model) -> str:
 
 
 def entry_sha256(
-    chain: str, sequence: int, source_pk: int, source_month: date, content: str, previous: str
+    chain: str,
+    sequence: int,
+    source_pk: int,
+    source_month: date,
+    content: str,
+    previous: str,
+    adopted: bool = False,
 ) -> str:
+    """An adopted entry (ledger_adopt) has "|adopted" at the end of what is hashed; the others not,
+    so that an entry's mark cannot be changed without its hash, nor the entries before it."""
     text = f"{chain}|{sequence}|{source_pk}|{source_month.isoformat()}|{content}|{previous}"
+    if adopted:
+        text += "|adopted"
     return hashlib.sha256(text.encode()).hexdigest()

@@ -16,7 +16,14 @@ class LedgerEntry(models.Model):
     content_sha256 = models.CharField(max_length=64, help_text="SHA-256 of the row's canonical JSON.")
     previous_sha256 = models.CharField(max_length=64, help_text="The entry before it (zeros for the first).")
     entry_sha256 = models.CharField(
-        max_length=64, help_text="SHA-256 over chain, sequence, source pk and month, content and previous."
+        max_length=64,
+        help_text="SHA-256 over chain, sequence, source pk and month, content and previous (and, when "
+        "adopted, that mark).",
+    )
+    adopted = models.BooleanField(
+        default=False,
+        help_text="Appended by ledger_adopt for a row written before the ledger existed, not by the "
+        "transaction that wrote the row.",
     )
     created_at = models.DateTimeField()
 
@@ -51,6 +58,25 @@ class LedgerDayHead(models.Model):
         return f"{self.chain} at the end of {self.day}: #{self.sequence}"
 
 
+class LedgerAdoption(models.Model):
+    """One chain's rows written before the ledger existed, appended to it by one run of
+    `manage.py ledger_adopt` (entries marked `adopted`): who, when, how many, which sequences."""
+
+    chain = models.CharField(max_length=32)
+    adopted_at = models.DateTimeField()
+    adopted_by = models.CharField(max_length=150, help_text="The operating-system user who ran it.")
+    entries = models.PositiveBigIntegerField(help_text="Entries appended (rows adopted).")
+    first_sequence = models.PositiveBigIntegerField()
+    last_sequence = models.PositiveBigIntegerField()
+
+    class Meta:
+        ordering = ["-adopted_at", "chain"]
+
+    def __str__(self) -> str:
+        when = f"{self.adopted_at:%Y-%m-%d %H:%M}"
+        return f"{self.chain}: {self.entries} row(s) adopted {when} by {self.adopted_by}"
+
+
 class LedgerVerification(models.Model):
     """One run of the verify (manage.py ledger_verify, or the daily task), for compliance to see."""
 
@@ -60,6 +86,12 @@ class LedgerVerification(models.Model):
     month = models.DateField(null=True, blank=True, help_text="Only this month's rows (empty: all).")
     clean = models.BooleanField()
     problems = models.JSONField(default=list, help_text="Each problem found, in words.")
+    notes = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="What it found that is no problem, in words: entries whose rows were deleted under the "
+        "archive's retention, per chain and month.",
+    )
     seconds = models.FloatField()
 
     class Meta:

@@ -133,10 +133,11 @@ def day_heads(day: date) -> list[LedgerDayHead]:
 
 
 def verification_run(*, by: str, kinds: list[str] | None = None, month: date | None = None):
-    """Run the verify and keep its outcome (LedgerVerification); a problem is logged as an error.
-    Returns (the record, the problems)."""
+    """Run the verify and keep its outcome (LedgerVerification, with its notes); a problem is logged
+    as an error. Returns (the record, the problems)."""
     started_at, started = timezone.now(), time.perf_counter()
-    problems = ledger_verify(kinds=kinds, month=month)
+    notes = []
+    problems = ledger_verify(kinds=kinds, month=month, notes=notes)
     record = verification_record(
         started_at=started_at,
         by=by,
@@ -144,6 +145,7 @@ def verification_run(*, by: str, kinds: list[str] | None = None, month: date | N
         month=month,
         problems=problems,
         seconds=time.perf_counter() - started,
+        notes=notes,
     )
     for problem in problems:
         logger.error("Ledger verify (%s): %s", by, problem)
@@ -152,7 +154,14 @@ def verification_run(*, by: str, kinds: list[str] | None = None, month: date | N
 
 @transaction.atomic
 def verification_record(
-    *, started_at, by: str, kinds: list[str], month: date | None, problems: list[Problem], seconds: float
+    *,
+    started_at,
+    by: str,
+    kinds: list[str],
+    month: date | None,
+    problems: list[Problem],
+    seconds: float,
+    notes: list[str] = (),
 ) -> LedgerVerification:
     return LedgerVerification.objects.create(
         started_at=started_at,
@@ -161,5 +170,6 @@ def verification_record(
         month=month,
         clean=not problems,
         problems=[str(problem) for problem in problems],
+        notes=list(notes),
         seconds=seconds,
     )

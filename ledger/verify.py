@@ -6,9 +6,15 @@ the archive, from its files (archive.ledger_sources, checked against their manif
 re-hashed: a row changed, deleted, or written behind the application (no entry) is named; and every
 signed day head is checked against its signature and against the chain, which catches a chain
 rewritten whole with every hash recomputed (that needs the key).
+
+A month whose archive was deleted under retention (its reader gives it with `deleted_on`) has no
+rows left: its entries are no problem, and each chain says so once per month, in a note ("N entries
+of 2015-03: their rows deleted under retention on <day> (DLX1 2015-03, ...)"), unless more of its
+rows are missing than the deleted months' manifests said they held: that is a problem.
 """
 
 import hmac
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import date
 
@@ -24,6 +30,8 @@ ENTRY_EDITED = "ledger entry edited (its hash does not recompute)"
 LINK_BROKEN = "ledger entry edited (its link to the entry before does not recompute)"
 SEQUENCE_GAP = "ledger entries missing before it (deleted)"
 SIGNATURE_WRONG = "day head signature does not match"
+DELETED_UNDER_RETENTION = "their rows deleted under retention"
+RETIRED_EXCESS = "source rows deleted otherwise"
 CHUNK = 5_000
 
 
@@ -43,20 +51,23 @@ class Problem:
         return f"{where}: {self.what}"
 
 
-def ledger_verify(*, kinds: list[str] | None = None, month: date | None = None) -> list[Problem]:
+def ledger_verify(
+    *, kinds: list[str] | None = None, month: date | None = None, notes: list[str] | None = None
+) -> list[Problem]:
     """The problems found (none: the ledger and its sources agree). `kinds`: only these chains;
     `month`: only the source rows of that month (and their entries); links and heads are always
-    checked over the whole chain."""
+    checked over the whole chain. `notes`, when given, gets what was found that is no problem
+    (entries of months deleted under retention), in words."""
     problems = []
     for chain in chains():
         if kinds is None or chain.kind in kinds:
-            problems += chain_verify(chain, month)
+            problems += chain_verify(chain, month, notes if notes is not None else [])
     return problems
 
 
-def chain_verify(chain: Chain, month: date | None) -> list[Problem]:
+def chain_verify(chain: Chain, month: date | None, notes: list[str]) -> list[Problem]:
     problems, entries, edited = _links_verify(chain, month)
-    problems += _sources_verify(chain, month, entries, edited)
+    problems += _sources_verify(chain, month, entries, edited, notes)
     problems += _heads_verify(chain)
     return problems
 
@@ -78,6 +89,7 @@ def _links_verify(chain: Chain, month: date | None):
             entry.source_month,
             entry.content_sha256,
             entry.previous_sha256,
+            entry.adopted,
         )
         if recomputed != entry.entry_sha256:
             problems.append(Problem(chain.kind, ENTRY_EDITED, **where))
@@ -90,34 +102,61 @@ def _links_verify(chain: Chain, month: date | None):
     return problems, entries, edited
 
 
-def _sources_verify(chain: Chain, month: date | None, entries: dict, edited: set) -> list[Problem]:
+def _sources_verify(
+    chain: Chain, month: date | None, entries: dict, edited: set, notes: list[str]
+) -> list[Problem]:
     hot = chain.source_rows()
     if month is not None:
         hot = chain.in_month(hot, month)
     hashes = {row.pk: (content_sha256(chain, row), "") for row in hot.iterator(chunk_size=CHUNK)}
-    problems, unreadable = [], set()
+    problems, unreadable, deleted = [], set(), defaultdict(list)
     for reader in archived_sources:
         for source in reader(chain, month):
+            if source.deleted_on is not None:
+                deleted[source.month].append(source)
+                continue
             if source.problem is not None:
                 problems.append(Problem(chain.kind, f"archived month {source.label}: {source.problem}"))
                 unreadable.add(source.month)
                 continue
             for row in source.rows:
                 hashes[row.pk] = (content_sha256(chain, row), f" (archived: {source.label})")
+    retired = Counter()
     for source_pk, entry in entries.items():
         where = {"sequence": entry.sequence, "source_pk": source_pk}
         found = hashes.pop(source_pk, None)
         if entry.sequence in edited:
             continue  # its content hash cannot be trusted: the entry itself is named
-        if found is None:
+        if found is None and entry.source_month in deleted and entry.source_month not in unreadable:
+            retired[entry.source_month] += 1
+        elif found is None:
             what = SOURCE_UNREADABLE if entry.source_month in unreadable else SOURCE_DELETED
             problems.append(Problem(chain.kind, what, **where))
         elif found[0] != entry.content_sha256:
             problems.append(Problem(chain.kind, SOURCE_CHANGED + found[1], **where))
+    for retired_month in sorted(retired):
+        problems += _retired(chain, retired_month, retired[retired_month], deleted[retired_month], notes)
     for source_pk in sorted(hashes):
         if month is None or not LedgerEntry.objects.filter(chain=chain.kind, source_pk=source_pk).exists():
             problems.append(Problem(chain.kind, NOT_IN_LEDGER + hashes[source_pk][1], source_pk=source_pk))
     return problems
+
+
+def _retired(chain: Chain, month: date, count: int, sources: list, notes: list[str]) -> list[Problem]:
+    """The entries of `month` whose rows are gone with its archive deleted under retention: a note,
+    or a problem when more are missing than the deleted months held."""
+    held = sum(source.held for source in sources)
+    days = " and ".join(sorted({f"{source.deleted_on}" for source in sources}))
+    labels = ", ".join(source.label for source in sources)
+    if count > held:
+        what = (
+            f"{count} entries of {month:%Y-%m} have no source row, but the months deleted under retention "
+            f"({labels}) held {held} of its rows: {RETIRED_EXCESS}"
+        )
+        return [Problem(chain.kind, what)]
+    entries = "1 entry" if count == 1 else f"{count} entries"
+    notes.append(f"{chain.kind}: {entries} of {month:%Y-%m}: {DELETED_UNDER_RETENTION} on {days} ({labels})")
+    return []
 
 
 def _heads_verify(chain: Chain) -> list[Problem]:

@@ -33,6 +33,8 @@ class Command(BaseCommand):
             raise CommandError(f"No chain {', '.join(unknown)}; there are: {', '.join(known)}.")
         month = month_argument(month) if month else None
         record, problems = verification_run(by=getpass.getuser(), kinds=kinds, month=month)
+        for note in record.notes:
+            self.stdout.write(f"Note: {note}")
         for problem in problems:
             self.stdout.write(str(problem))
         verified = ", ".join(record.chains)
