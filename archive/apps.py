@@ -14,3 +14,10 @@ class ArchiveConfig(AppConfig):
 
         if ARCHIVE not in round_archives:
             round_archives.append(ARCHIVE)
+        # ... and where the ledger's verify reads the rows of the months that left the database.
+        from ledger.chains import archived_sources
+
+        from .ledger_sources import archived_ledger_sources
+
+        if archived_ledger_sources not in archived_sources:
+            archived_sources.append(archived_ledger_sources)

@@ -39,6 +39,10 @@ if SECRET_KEY is None:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false.")
     SECRET_KEY = "django-insecure-pitboss-development-only"
 
+# The key the ledger's day heads are signed with (HMAC-SHA256, ledger.signing; README, "The ledger").
+# The production settings refuse to start without it; this default is for development only.
+PITBOSS_LEDGER_KEY = env_str("PITBOSS_LEDGER_KEY", "pitboss-ledger-development-only")
+
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
 
 INSTALLED_APPS = [
@@ -61,6 +65,7 @@ INSTALLED_APPS = [
     "core",  # its template tags (pitboss) and date formats; no models
     "accounts",
     "outbox",
+    "ledger",  # the hash chains of money movements and approved changes (issue 52)
     "tables",
     "limits",
     "live",
@@ -440,6 +445,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.tasks.deliveries_retry_task",
         "schedule": 60,
         "options": {"expires": 55},
+    },
+    # After each gaming day closes: the ledger's heads signed as of its end, then the ledger verified
+    # once for the day (ledger.tasks; like the daily reports, it decides, the schedule comes round).
+    "ledger-daily": {
+        "task": "ledger.tasks.ledger_daily_task",
+        "schedule": 15 * 60,
+        "options": {"expires": 14 * 60},
     },
     "configuration-odds-refresh": {
         "task": "tables.tasks.configuration_odds_refresh",

@@ -49,6 +49,17 @@ if any("*" in host for host in ALLOWED_HOSTS):
         "domain and its subdomains with a leading dot (.example.com)."
     )
 
+# The ledger's day heads are signed (ledger.signing): without its own key, the development one would
+# let anyone who can write the database rewrite a chain and sign its heads again.
+PITBOSS_LEDGER_KEY = env_str("PITBOSS_LEDGER_KEY")
+if PITBOSS_LEDGER_KEY is None:
+    raise ImproperlyConfigured(
+        "PITBOSS_LEDGER_KEY must be set in production: the key the ledger's daily chain heads are "
+        "signed with (HMAC-SHA256), e.g. the output of "
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`, "
+        'kept apart from the database, the same on every server (README, "The ledger").'
+    )
+
 # An archive's manifests are signed (archive/signing.py): without the key, a file changed in the
 # archive could come with a manifest changed to match it.
 if env_str("PITBOSS_ARCHIVE_URL") and not env_str("PITBOSS_ARCHIVE_MANIFEST_KEY"):

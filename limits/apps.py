@@ -15,3 +15,10 @@ class LimitsConfig(AppConfig):
         for panel in (TABLE_LIMITS, TABLE_LIMIT_CHANGES):
             if panel not in table_panels:
                 table_panels.append(panel)
+        # ... and the ledger keeps a hash chain of the limit changes.
+        from ledger.chains import register
+
+        from .ledger_chains import CHAINS
+
+        for chain in CHAINS:
+            register(chain)

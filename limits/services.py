@@ -1,6 +1,6 @@
 """Every write to players and limits. Each change keeps who, when, before, after and why."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
@@ -11,6 +11,7 @@ from django.utils.text import capfirst
 from core.money import money_text
 from core.refusals import refused_when_taken, require_reason
 from core.templatetags.pitboss import local_time_text
+from ledger.services import ledger_append
 from tables.choices import Currency, Game
 from tables.models import Table
 from tables.selectors import configuration_in_force
@@ -154,6 +155,7 @@ def table_limit_set(
     limit._history_user = changed_by
     with refused_when_taken("kind", f"{table.code} got a limit for {kind} at the same moment; try again."):
         limit.save()
+    ledger_append("table_limit", [limit.history.latest()])
     return limit
 
 
@@ -170,6 +172,7 @@ def personal_limit_set(
     game: str = "",
     currency: str = "",
     seen_setting: int | None = None,
+    backdated_to: datetime | None = None,
 ) -> PersonalLimit:
     """Set a player's stake range for a scope. A lower maximum is in force at once; a higher one (or
     lifting it) 24 hours later, pending until then. A later change withdraws a pending one.
@@ -177,7 +180,8 @@ def personal_limit_set(
     `seen_setting` is the latest setting of the scope the agent was looking at (`ScopeSettings.
     latest_id`, 0: none); when someone else changed the scope since, the change is refused with
     `PersonalLimitChanged` rather than silently overwriting theirs. Pages and the API always send
-    it; None (no check) is for the demo and tests only.
+    it; None (no check) is for the demo and tests only. So is `backdated_to`: in force from then (the
+    demo's history), written so, not edited afterwards behind the ledger.
     """
     reason = require_reason(reason)
     if kind and kind not in BetKind.values:
@@ -221,15 +225,17 @@ def personal_limit_set(
     for row in pending:
         row.withdrawn_at = now
         row.save(update_fields=["withdrawn_at"])
-    return PersonalLimit.objects.create(
+    change = PersonalLimit.objects.create(
         player=player,
         kind=kind,
         table=table,
         game=game,
         min_stake=min_stake,
         max_stake=max_stake,
-        effective_from=now + RAISE_DELAY if raises_max else now,
+        effective_from=backdated_to or (now + RAISE_DELAY if raises_max else now),
         replaces=current,
         reason=reason,
         created_by=changed_by,
     )
+    ledger_append("personal_limit", [change])
+    return change

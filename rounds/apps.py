@@ -42,3 +42,10 @@ class RoundsConfig(AppConfig):
 
         if PLAYER_BREACHES not in player_panels:
             player_panels.append(PLAYER_BREACHES)
+        # ... and the ledger keeps a hash chain of each kind of money movement.
+        from ledger.chains import register
+
+        from .ledger_chains import CHAINS
+
+        for chain in CHAINS:
+            register(chain)

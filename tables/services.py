@@ -11,6 +11,7 @@ from django.utils import timezone
 from blackjack.rules import RuleError, preset
 from core.refusals import OwnDecisionRefused, TransitionRefused, refused_when_taken, require_reason
 from core.templatetags.pitboss import local_time_text
+from ledger.services import ledger_append
 
 from .choices import ConfigurationStatus, Currency, Game, TableStatus
 from .guardrail import APPROVE_RTP_FALL, Approvals, approvals_of, crossing_text
@@ -39,6 +40,7 @@ def table_code_taken(code: str) -> str | None:
     return None
 
 
+@transaction.atomic
 def table_create(
     *,
     code: str,
@@ -73,6 +75,7 @@ def table_create(
         reason=reason,
         created_by=created_by,
     )
+    ledger_append("table_configuration", [first])
     configuration_odds_schedule(first)
     return table
 
@@ -269,6 +272,7 @@ def configuration_approve(
         configuration, ConfigurationStatus.APPROVED, decided_by, (comment or "").strip(), now
     )
     carry_published_figures(configured, base)
+    ledger_append("table_configuration", [configured])
     return configured
 
 

@@ -23,6 +23,7 @@ SECURITY_VARIABLES = {
     "SECRET_KEY",
     "ALLOWED_HOSTS",
     "CACHE_URL",
+    "PITBOSS_LEDGER_KEY",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
     "PITBOSS_NOTIFICATIONS",
     "EMAIL_HOST",
@@ -60,6 +61,7 @@ def production(**variables: str) -> dict[str, str]:
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "pitboss.example.com",
         "CACHE_URL": SOME_REDIS,
+        "PITBOSS_LEDGER_KEY": secrets.token_urlsafe(50),
         **variables,
     }
 
@@ -216,3 +218,9 @@ def test_the_development_settings_stay_as_they_were():
         "CACHE": "LocMemCache",
     }
     assert run("manage.py", "check", DJANGO_SETTINGS_MODULE="config.settings").returncode == 0
+
+
+def test_production_refuses_to_start_without_the_ledger_key():
+    result = run("manage.py", "check", "--deploy", **production(PITBOSS_LEDGER_KEY=""))
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: PITBOSS_LEDGER_KEY must be set in production" in result.stderr

@@ -24,6 +24,7 @@ SETTINGS_VARIABLES = {
     "SECRET_KEY",
     "ALLOWED_HOSTS",
     "CACHE_URL",
+    "PITBOSS_LEDGER_KEY",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 }
 SHOW = """
@@ -43,6 +44,7 @@ DEPLOYMENT = {
     "SECRET_KEY": secrets.token_urlsafe(50),
     "ALLOWED_HOSTS": "pitboss.example.com",
     "CACHE_URL": "redis://127.0.0.1:6379/9",  # not connected to: loading settings opens no connection
+    "PITBOSS_LEDGER_KEY": secrets.token_urlsafe(50),
 }
 
 

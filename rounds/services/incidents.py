@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from core.money import money_text
 from core.refusals import require_reason
+from ledger.services import ledger_append
 from tables.choices import TableStatus
 from tables.models import Table, TableStatusChange
 from tables.services import table_set_status
@@ -175,6 +176,7 @@ def _refund(incident: Incident, round_: Round, cancelled_by) -> list[Refund]:
         Refund(incident=incident, bet_id=bet_id, gaming_day=round_.gaming_day, amount=amount)
         for bet_id, amount in refund_amounts(round_).items()
     )
+    ledger_append("refund", refunds)
     correction_record(
         round_=round_, kind=CorrectionKind.CANCELLED, incident=incident, recorded_by=cancelled_by
     )

@@ -6,6 +6,7 @@ cancelled or voided is not re-settled."""
 from django.db import IntegrityError, transaction
 
 from core.refusals import require_reason
+from ledger.services import ledger_append
 
 from ..choices import CorrectionKind, ProposalStatus
 from ..correction_policy import resettlement_refusal, round_corrections
@@ -47,7 +48,7 @@ def resettlement_approve(*, resettlement: Resettlement, decided_by, comment: str
     )
     round_ = round_locked(resettlement.round)
     refuse_if_corrected(round_)
-    Adjustment.objects.bulk_create(
+    adjustments = Adjustment.objects.bulk_create(
         Adjustment(
             resettlement=resettlement,
             bet=bet,
@@ -56,6 +57,7 @@ def resettlement_approve(*, resettlement: Resettlement, decided_by, comment: str
         )
         for bet in bets_to_adjust(round_)
     )
+    ledger_append("adjustment", adjustments)
     resettlement = proposal_decide(resettlement, ProposalStatus.APPROVED, decided_by, comment)
     correction_record(
         round_=round_, kind=CorrectionKind.RESETTLED, resettlement=resettlement, recorded_by=decided_by

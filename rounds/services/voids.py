@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 
 from core.money import money_text
 from core.refusals import require_reason
+from ledger.services import ledger_append
 
 from ..choices import CorrectionKind, IncidentStatus, ProposalStatus
 from ..correction_policy import round_corrections, void_refusal
@@ -63,6 +64,7 @@ def void_approve(*, void: Void, decided_by, comment: str) -> Void:
     for line in lines:
         line.void = void
     VoidLine.objects.bulk_create(lines, batch_size=2000)
+    ledger_append("void_line", lines)
     void = proposal_decide(void, ProposalStatus.APPROVED, decided_by, comment)
     correction_record(round_=round_, kind=CorrectionKind.VOIDED, void=void, recorded_by=decided_by)
     if incident is not None:

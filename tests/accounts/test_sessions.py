@@ -183,6 +183,7 @@ def test_production_keeps_sessions_in_the_database_behind_its_redis_cache():
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="pitboss.example.com",
         CACHE_URL="redis://127.0.0.1:6379/9",  # not connected to: loading settings opens no connection
+        PITBOSS_LEDGER_KEY=secrets.token_urlsafe(50),
     ) == [CACHED_DATABASE, "default", "core.cache.ResilientRedisCache"]
 
 

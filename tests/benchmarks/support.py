@@ -135,6 +135,7 @@ def gunicorn(database_name: str, workers: int = 2, settings_module: str = "confi
         "DATABASE_URL": url,
         "DEBUG": "false",
         "SECRET_KEY": settings.SECRET_KEY,  # the sessions made here must hold there
+        "PITBOSS_LEDGER_KEY": settings.PITBOSS_LEDGER_KEY,
         "ALLOWED_HOSTS": "127.0.0.1",
     }
     command = [os.path.join(os.path.dirname(sys.executable), "gunicorn"), "config.wsgi"]

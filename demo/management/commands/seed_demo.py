@@ -15,7 +15,7 @@ from django.db import transaction
 
 from accounts.roles import ROLE_SLUGS
 from accounts.services import user_create
-from limits.models import PersonalLimit, Player
+from limits.models import Player
 from limits.services import personal_limit_set, player_create, table_limit_set
 from tables.models import PublishedRtp, Table, TableStatusChange
 from tables.published import published_rtp_enter
@@ -117,14 +117,14 @@ class Command(BaseCommand):
                     created_by=supervisor,
                     reason="Demo player",
                 )
-                limit = personal_limit_set(
+                # Demo history: the limit was set long before the simulated day it is checked on.
+                personal_limit_set(
                     player=limited,
                     max_stake=Decimal("10.00"),
                     changed_by=supervisor,
                     reason="Demo: the player asked for a maximum of 10.00",
+                    backdated_to=RULES_PUBLISHED,
                 )
-                # Demo history: the limit was set long before the simulated day it is checked on.
-                PersonalLimit.objects.filter(pk=limit.pk).update(effective_from=RULES_PUBLISHED)
         alice = Player.objects.get(external_id="P1001")
         if not alice.personal_limits.exists():
             personal_limit_set(
