@@ -206,7 +206,7 @@ ENDPOINTS = {
     "api:round-detail": {READS: {S, C}},
     "api:reportrun-list": {READS: {S, C}, "POST": Needs("reports.run_report", {S, C})},
     "api:reportrun-detail": {READS: {S, C}},
-    "api:reportrun-sign": {"OPTIONS": {C}, "POST": Needs("reports.sign_reportrun", {C})},
+    "api:reportrun-sign": {"OPTIONS": {S, C}, "POST": Needs("reports.sign_reportrun", {C})},
     "api:floor": {READS: {S, C}},
     "api:floor-table": {READS: {S, C}},
     "api:alert-list": {READS: {S, C}},
