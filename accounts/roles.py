@@ -2,9 +2,9 @@
 
 Supervisor: tables, table limits, incidents, silences and monitor thresholds; reads rounds and
 players. Compliance: reads everything, reviews rounds, reports, approves a less sensitive threshold,
-marks a game fault reportable, approves a configuration change past the RTP guardrail and enters the
-operator's published RTPs; changes nothing else of tables, nor limits. Both own alerts (acknowledge,
-claim, resolve). Customer service:
+marks a game fault reportable, approves a configuration change past the RTP guardrail, enters the
+operator's published RTPs and signs a day's report run off; changes nothing else of tables, nor
+limits. Both own alerts (acknowledge, claim, resolve). Customer service:
 players, personal limits, play records (a round only through a player's: rounds.access); nothing of
 tables. Game server: an account for machines
 that check limits and send rounds.
@@ -102,6 +102,7 @@ ROLE_PERMISSIONS = {
         "alerts.add_reportablefault",
         "tables.approve_rtp_fall",  # a configuration change past the RTP guardrail
         "tables.add_publishedrtp",
+        "reports.sign_reportrun",  # a day's report run signed off (reports.sign_off)
     ],
     CUSTOMER_SERVICE: [
         "limits.view_player",

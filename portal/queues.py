@@ -12,6 +12,8 @@ roles, and sees the queues of each):
   gaming day (`rounds.review_round`); configuration proposals past the RTP guardrail awaiting its
   approval (`tables.approve_rtp_fall`);
 - whoever may run the daily job (`reports.run_report`): today's runs and the stale reports;
+- compliance: the reports to sign, each day's current run with its PDFs not signed off yet
+  (`reports.sign_reportrun`);
 - customer service: players with limit breaches in the last 7 days (`limits.add_personallimit`);
 - the unresolved alerts that reach the user's role, their table not silenced (supervisors:
   `alerts.add_silence`; compliance: `alerts.approve_threshold`), and for compliance the threshold
@@ -39,7 +41,7 @@ from alerts.models import Alert, Threshold
 from alerts.services import reaching
 from core.gaming_day import gaming_day, gaming_day_of
 from reports.models import ReportRun
-from reports.records import current_runs
+from reports.records import current_runs, ordinal
 from rounds.choices import REVIEWED_CLASSES, IncidentStatus, ProposalStatus, codes_of_classes
 from rounds.models import Finding, Incident, Resettlement, Round, RoundCorrection, Void
 from tables.choices import ConfigurationStatus, TableStatus
@@ -317,6 +319,35 @@ def stale_reports() -> Queue:
     )
 
 
+def reports_to_sign() -> Queue:
+    """Days whose current run (with its reports: not figures only) nobody signed off, latest day first."""
+    rows = list(
+        current_runs()
+        .filter(figures_only=False, sign_off__isnull=True)
+        .annotate(total=Window(Count("pk")))
+        .values("pk", "day", "number", "total", "finished_at")
+        .order_by("-day", "-pk")[:SHOWN]
+    )
+    count = rows[0]["total"] if rows else 0
+    return Queue(
+        key="sign",
+        title="Reports to sign",
+        count=count,
+        url=None,
+        noun="not signed off",
+        items=[
+            Item(
+                f"{row['day']:%Y-%m-%d}",
+                url("reports:run_detail", row["pk"]),
+                note=f"run {row['pk']}, the day's {ordinal(row['number'])}",
+                when=row["finished_at"],
+            )
+            for row in rows
+        ],
+        rows=count,
+    )
+
+
 def limit_breaches() -> Queue:
     """Players whose bets breached their limit in the last `BREACH_DAYS` days, latest breach first."""
     since = timezone.now() - timedelta(days=BREACH_DAYS)
@@ -437,6 +468,7 @@ QUEUES = (
     ("rounds.review_round", rounds_to_review),
     ("reports.run_report", todays_runs),
     ("reports.run_report", stale_reports),
+    ("reports.sign_reportrun", reports_to_sign),
     ("limits.add_personallimit", limit_breaches),
 )
 

@@ -73,10 +73,16 @@ class ReportRun(models.Model):
         help_text="The run stores its figures and nothing else: no charts, no PDFs (the earlier days "
         "`make demo` plays, for the trend of the day it reports).",
     )
+    reason = models.TextField(
+        blank=True, help_text="Why the day was run again; required once a run of the day is signed."
+    )
 
     class Meta:
         ordering = ["-started_at", "-id"]
-        permissions = [("run_report", "Can start the daily report job for a day")]
+        permissions = [
+            ("run_report", "Can start the daily report job for a day"),
+            ("sign_reportrun", "Can sign a day's report run off"),
+        ]
 
     def __str__(self) -> str:
         return f"Daily run {self.pk} for {self.day}"
@@ -266,6 +272,19 @@ class DailyExposure(models.Model):
         return f"{self.day} {self.table.code} {self.kind}"
 
 
+class ReportSignOff(models.Model):
+    """Compliance's sign-off of a day's run: who, when, what they concluded. Never withdrawn nor
+    edited: no service, page or API does either, and the run cannot be deleted under it."""
+
+    run = models.OneToOneField(ReportRun, on_delete=models.PROTECT, related_name="sign_off")
+    signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    signed_at = models.DateTimeField()
+    comment = models.TextField()
+
+    def __str__(self) -> str:
+        return f"Sign-off of run {self.run_id}"
+
+
 class ReportKind(models.TextChoices):
     DAILY_RTP = "daily_rtp", "Daily RTP report"
     EXPOSURE = "exposure", "Side-option exposure report"
@@ -273,7 +292,8 @@ class ReportKind(models.TextChoices):
 
 class ReportDocument(models.Model):
     """A report's PDF made by one run: a file of its own (the run is in its name), never rewritten once
-    the run has ended, with its SHA-256."""
+    the run has ended, with its SHA-256. A signed run has a second edition of each, `signed`: a new
+    file, made after the sign-off, whose cover carries it."""
 
     day = models.DateField()
     kind = models.CharField(max_length=16, choices=ReportKind.choices)
@@ -283,13 +303,19 @@ class ReportDocument(models.Model):
     pages = models.PositiveIntegerField(default=0)
     generated_at = models.DateTimeField()
     run = models.ForeignKey(ReportRun, on_delete=models.PROTECT, related_name="documents")
+    signed = models.BooleanField(default=False, help_text="The edition made after the run's sign-off.")
 
     class Meta:
-        ordering = ["-day", "kind"]
-        constraints = [models.UniqueConstraint(fields=["run", "kind"], name="report_document_once_per_run")]
+        ordering = ["-day", "kind", "signed"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "kind", "signed"], name="report_document_once_per_run_and_edition"
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.day} (run {self.run_id})"
+        edition = ", signed" if self.signed else ""
+        return f"{self.get_kind_display()} {self.day} (run {self.run_id}{edition})"
 
 
 class ChartSubject(models.TextChoices):

@@ -7,8 +7,10 @@ second, and a report a few more.
 Each PDF is written to settings.PITBOSS_REPORTS_DIR/<day>/<kind>-<day>-run-<run>.pdf, a file of the
 run's own that no other run writes, through a temporary file in the same folder and a rename, so a
 reader never sees half a file; its ReportDocument row (checksum, size, pages) is the run's. The cover
-names the run (its number that day, trigger, who started it, when, the checksum of its figures) and
-the corrections of the day recorded after it started, as the PDF was made.
+names the run (its number that day, trigger, who started it, when, the checksum of its figures), its
+sign-off ("Not signed" when the run ends) and the corrections of the day recorded after it started,
+as the PDF was made. Once compliance signs the run, its signed edition is made beside it
+(<kind>-<day>-run-<run>-signed.pdf, `signed_documents_render`): a new file, the first never rewritten.
 """
 
 import base64
@@ -46,6 +48,7 @@ from .models import (
     ReportDocument,
     ReportKind,
     ReportRun,
+    ReportSignOff,
 )
 from .records import run_standing
 
@@ -65,17 +68,27 @@ def documents_render(run: ReportRun) -> list[ReportDocument]:
     return [document_render(run, kind) for kind in ReportKind.values]
 
 
-def document_render(run: ReportRun, kind: str) -> ReportDocument:
+def signed_documents_render(run: ReportRun) -> list[ReportDocument]:
+    """The signed edition of each of the run's reports not made yet (the task delivered again makes
+    none twice); none for a run not signed or of figures only. The caller holds the run's row."""
+    if run.figures_only or not ReportSignOff.objects.filter(run=run).exists():
+        return []
+    made = set(ReportDocument.objects.filter(run=run, signed=True).values_list("kind", flat=True))
+    return [document_render(run, kind, signed=True) for kind in ReportKind.values if kind not in made]
+
+
+def document_render(run: ReportRun, kind: str, *, signed: bool = False) -> ReportDocument:
     generated_at = timezone.now()
-    html = report_html(run, kind, generated_at=generated_at)
+    html = report_html(run, kind, generated_at=generated_at, signed=signed)
     # A report loads nothing from outside itself: its CSS is inline, its charts data: URLs.
     rendered = pdf_document(html)
     content = rendered.write_pdf()
-    relative = document_path(run, kind)
+    relative = document_path(run, kind, signed=signed)
     _write_atomically(Path(settings.PITBOSS_REPORTS_DIR) / relative, content)
     document, _ = ReportDocument.objects.update_or_create(
         run=run,
         kind=kind,
+        signed=signed,
         defaults={
             "day": run.day,
             "path": str(relative),
@@ -88,19 +101,24 @@ def document_render(run: ReportRun, kind: str) -> ReportDocument:
     return document
 
 
-def document_path(run: ReportRun, kind: str) -> Path:
-    """Under PITBOSS_REPORTS_DIR: the day's folder, a file named for the report, the day and the run."""
+def document_path(run: ReportRun, kind: str, *, signed: bool = False) -> Path:
+    """Under PITBOSS_REPORTS_DIR: the day's folder, a file named for the report, the day, the run and
+    the edition."""
     day = run.day.isoformat()
-    return Path(day) / f"{kind}-{day}-run-{run.pk}.pdf"
+    return Path(day) / f"{kind}-{day}-run-{run.pk}{'-signed' if signed else ''}.pdf"
 
 
 def document_file(document: ReportDocument) -> Path:
     return Path(settings.PITBOSS_REPORTS_DIR) / document.path
 
 
-def report_html(run: ReportRun, kind: str, *, generated_at: datetime | None = None) -> str:
-    """The HTML WeasyPrint makes the PDF of (tests read it for the charts)."""
+def report_html(
+    run: ReportRun, kind: str, *, generated_at: datetime | None = None, signed: bool = False
+) -> str:
+    """The HTML WeasyPrint makes the PDF of (tests read it for the charts); `signed`: the edition
+    carrying the run's sign-off."""
     context = _cover(run, ReportKind(kind), generated_at or timezone.now())
+    context.update(signed=signed, sign_off=sign_off_text(run) if signed else NOT_SIGNED)
     if kind == ReportKind.DAILY_RTP:
         context.update(_daily_rtp(run))
     else:
@@ -164,6 +182,21 @@ def _cover(run: ReportRun, kind: ReportKind, generated_at: datetime) -> dict:
         "pitboss_version": pitboss_version(),
         "weasyprint_version": weasyprint_version(),
     }
+
+
+NOT_SIGNED = "Not signed"
+
+
+def sign_off_text(run: ReportRun) -> str:
+    """ "Signed by compliance on 2026-03-03 09:12 (Europe/Malta): Checked." in the run's time zone."""
+    sign_off = ReportSignOff.objects.select_related("signed_by").filter(run=run).first()
+    if sign_off is None:
+        return NOT_SIGNED
+    signed_at = sign_off.signed_at.astimezone(ZoneInfo(run.time_zone))
+    return (
+        f"Signed by {sign_off.signed_by.get_username()} on {signed_at:%Y-%m-%d %H:%M} "
+        f"({run.time_zone}): {sign_off.comment}"
+    )
 
 
 def rtp_text(value: Decimal | None) -> str:

@@ -129,3 +129,13 @@ class RunStanding:
 
 def run_standing(run: ReportRun) -> RunStanding:
     return RunStanding(run=run, staleness=corrections_after(run))
+
+
+def run_documents(run: ReportRun) -> list:
+    """The run's PDFs, one per report, as the pages link them: the signed edition where there is one."""
+    from .models import ReportDocument
+
+    documents = {}
+    for document in ReportDocument.objects.filter(run=run).order_by("kind", "signed"):
+        documents[document.kind] = document  # the signed edition comes last, and stays
+    return list(documents.values())

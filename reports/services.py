@@ -19,9 +19,11 @@ from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from core.gaming_day import last_closed_gaming_day
+from core.templatetags.pitboss import local_time_text
 from outbox.services import task_send_on_commit
 
 from .models import ReportRun, RunStatus, RunTrigger
+from .sign_off import signed_run_of
 
 logger = logging.getLogger(__name__)
 
@@ -34,13 +36,17 @@ DAY_LOCK_CLASS = 6001
 
 
 @transaction.atomic
-def report_run_start(*, day: date, trigger: str, started_by=None, figures_only: bool = False) -> ReportRun:
+def report_run_start(
+    *, day: date, trigger: str, started_by=None, figures_only: bool = False, reason: str = ""
+) -> ReportRun:
     """Record a run of the daily job for a closed gaming day and queue the job once it commits.
     `figures_only`: the run stores the day's figures and draws no chart, makes no PDF (`make demo`'s
-    earlier days, there for the trend of the day it reports).
+    earlier days, there for the trend of the day it reports). `reason`: why the day is run again,
+    kept on the run.
 
     Refused (ValidationError naming `day`) for a day that has not closed yet and for a day whose
-    figures a run is computing right now."""
+    figures a run is computing right now; naming `reason` for a day compliance signed a run of,
+    without one."""
     if trigger not in RunTrigger.values:
         raise ValidationError(
             {"trigger": f"Unknown trigger {trigger!r}: one of {', '.join(RunTrigger.values)}."}
@@ -58,6 +64,16 @@ def report_run_start(*, day: date, trigger: str, started_by=None, figures_only: 
         raise ValidationError(
             {"day": f"Run {running.pk} for {day.isoformat()} is still running; wait for it to finish."}
         )
+    reason = (reason or "").strip()
+    signed = signed_run_of(day)
+    if signed is not None and not reason:
+        sign_off = signed.sign_off
+        raise ValidationError(
+            {
+                "reason": f"Run {signed.pk} of {day.isoformat()} was signed by {sign_off.signed_by} at "
+                f"{local_time_text(sign_off.signed_at)}: say why the day is run again."
+            }
+        )
     numbered = ReportRun.objects.filter(day=day).aggregate(last=Max("number"))["last"] or 0
     run = ReportRun.objects.create(
         day=day,
@@ -67,6 +83,7 @@ def report_run_start(*, day: date, trigger: str, started_by=None, figures_only: 
         time_zone=settings.PITBOSS_GAMING_DAY_TIME_ZONE,
         cutoff=settings.PITBOSS_GAMING_DAY_CUTOFF,
         figures_only=figures_only,
+        reason=reason,
     )
     from .tasks import daily_report_job  # the tasks call these services
 
@@ -77,7 +94,8 @@ def report_run_start(*, day: date, trigger: str, started_by=None, figures_only: 
 @transaction.atomic
 def report_run_start_by_beat(*, day: date, attempts: int) -> ReportRun | None:
     """Celery beat's start of a closed day's run, decided under the day's lock, so that beat's task
-    delivered twice at once starts one run: None when the day has a run that succeeded or is running,
+    delivered twice at once starts one run: None when the day has a run that succeeded (a signed run
+    among them: beat never needs a reason) or is running,
     or when `attempts` of the runs beat started for it failed (somebody has to look)."""
     _lock_day(day)
     runs = ReportRun.objects.filter(day=day)

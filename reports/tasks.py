@@ -181,6 +181,19 @@ def daily_report_finish(self, table_codes: list, run_id: int) -> dict | None:
         return {"run": run_id, "day": run.day.isoformat(), "pdfs": [document.path for document in documents]}
 
 
+@shared_task(bind=True, **RETRY_ON_DATABASE_ERRORS)
+def signed_documents_task(self, run_id: int) -> list[str]:
+    """After compliance signed the run (sign_off.report_sign queues it on commit through the outbox):
+    the signed edition of its PDFs, new files beside the first. Rendering takes seconds, hence a task,
+    not the sign-off's request. Holds the run's row while it writes: delivered twice, in a row or at
+    once, the second finds the edition made and makes none. Returns the new files."""
+    from .pdf import signed_documents_render
+
+    with transaction.atomic():
+        run = ReportRun.objects.select_for_update().get(pk=run_id)
+        return [document.path for document in signed_documents_render(run)]
+
+
 @shared_task
 def daily_reports_when_day_closed() -> int | None:
     """For Celery beat: start the run of the last closed gaming day, unless one has succeeded or is

@@ -10,6 +10,7 @@ urlpatterns = [
     path("runs/", views.ReportRunListView.as_view(), name="run_list"),
     path("runs/new/", views.ReportRunStartView.as_view(), name="run_start"),
     path("runs/<int:pk>/", run_views.ReportRunDetailView.as_view(), name="run_detail"),
+    path("runs/<int:pk>/sign/", run_views.ReportRunSignView.as_view(), name="run_sign"),
     path("documents/<int:pk>/pdf/", views.DocumentDownloadView.as_view(), name="document_download"),
     path("charts/<int:pk>.svg", views.ReportChartView.as_view(), name="chart"),
 ]

@@ -50,7 +50,8 @@ from .models import (
     ReportRun,
     RunTrigger,
 )
-from .records import current_run, latest_current_run, run_standing
+from .records import current_run, latest_current_run, run_documents, run_standing
+from .run_views import sign_off_context
 from .tables import (
     DailyExposureTable,
     DailyFiguresTable,
@@ -101,7 +102,7 @@ class OneRunMixin:
         if run is not None:
             context["standing"] = run_standing(run)
             context["gaming_day"] = GamingDay(run.day, run.time_zone, run.cutoff)
-            context["documents"] = ReportDocument.objects.filter(run=run).order_by("kind")
+            context["documents"] = run_documents(run)
         if context["day"]:
             context["day_runs"] = ReportRun.objects.filter(day=context["day"]).order_by("number", "pk")
         return context
@@ -124,6 +125,8 @@ class DailyReportView(OneRunMixin, FilteredListView):
             context["summary_table"] = DailyTableSummaryTable(summaries, orderable=False)
             context["beyond_paytable"] = [summary for summary in summaries if summary.beyond_paytable]
             context.update(self.trend_context())
+            if not self.report_run.figures_only:
+                context.update(sign_off_context(self.report_run, self.request.user))
         return context
 
     def trend_context(self) -> dict:
@@ -243,6 +246,11 @@ class ReportRunStartForm(forms.Form):
         help_text="A gaming day that has closed. Running a day again makes a new run that supersedes "
         "the day's earlier one; the earlier run's figures and PDFs stay as they were.",
     )
+    reason = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Why the day is run again: required once compliance has signed a run of the day.",
+    )
 
 
 class ReportRunStartView(LoginRequiredMixin, PermissionRequiredMixin, ServiceFormView):
@@ -257,7 +265,10 @@ class ReportRunStartView(LoginRequiredMixin, PermissionRequiredMixin, ServiceFor
         from .services import report_run_start
 
         run = report_run_start(
-            day=form.cleaned_data["day"], trigger=RunTrigger.PORTAL, started_by=self.request.user
+            day=form.cleaned_data["day"],
+            trigger=RunTrigger.PORTAL,
+            started_by=self.request.user,
+            reason=form.cleaned_data["reason"],
         )
         messages.success(self.request, f"Run {run.pk} for {run.day} started.")
         return redirect(reverse("reports:run_detail", args=[run.pk]))

@@ -98,6 +98,8 @@ class RoundTable(RoundLinks, tables.Table):
         context=lambda value, record: {"at": local_time_text(value)},
         key=lambda value, record: None if value else ("not reviewed", bool(record.finding_count)),
     )
+    # In exports, beside the review as the page shows it, when: in UTC like every moment exported.
+    reviewed_at_utc = LocalTimeColumn("Reviewed at (UTC)", accessor="reviewed_at", visible=False)
 
     @cached_property
     def shown(self) -> list[tuple]:
@@ -146,6 +148,7 @@ class RoundTable(RoundLinks, tables.Table):
             "finding_count",
             "finding_codes",
             "reviewed",
+            "reviewed_at_utc",
         ]
         orderable = False
         empty_text = "No round matches."
@@ -159,8 +162,12 @@ class RoundTable(RoundLinks, tables.Table):
     def value_finding_codes(self, value):
         return " ".join(finding_codes_of(value))
 
-    def value_reviewed(self, value):
-        return value.isoformat() if value else ""
+    def value_reviewed(self, value, record):
+        """The badge's word: "reviewed", "to review" (findings, not reviewed), or nothing."""
+        if value:
+            return "reviewed"
+        findings = record["finding_count"] if isinstance(record, dict) else record.finding_count
+        return "to review" if findings else ""
 
 
 class PlayRecordTable(RoundLinks, tables.Table):

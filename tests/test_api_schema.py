@@ -51,6 +51,7 @@ ENDPOINTS = {
     "/api/rounds/{round_id}/": {"get"},
     "/api/reports/runs/": {"get", "post"},
     "/api/reports/runs/{id}/": {"get"},
+    "/api/reports/runs/{id}/sign/": {"post"},
     "/api/reports/daily-figures/": {"get"},
     "/api/reports/daily-figures/{id}/": {"get"},
     "/api/reports/table-summaries/": {"get"},

@@ -166,7 +166,11 @@ def test_compliance_sees_the_rounds_to_review_by_table_and_day(client, work):
         "review",
         "runs",
         "stale",
+        "sign",
     ]
+    # The day's run, not signed off yet: a report to sign, its run's page.
+    assert shown["sign"].title == "Reports to sign" and shown["sign"].count == 1
+    assert shown["sign"].items[0].url == f"/reports/runs/{work.pk}/"
     review = shown["review"]
     # The two rounds still wrongly paid and one re-settled: none signed off (a breach's round too).
     pending = "finding_class=money&finding_class=dealer&finding_class=other&reviewed=false"

@@ -112,7 +112,8 @@ def test_the_round_list_shows_times_in_the_active_zone_and_exports_them_in_utc()
         header, *rows = table.as_values()
     assert "Opened" not in header  # the page's column, in the user's zone, is not exported
     assert rows[0][header.index("Opened (UTC)")] == "2026-03-01T14:05:00+00:00"
-    assert rows[0][header.index("Review")] == "2026-03-01T14:05:00+00:00"
+    assert rows[0][header.index("Review")] == "reviewed"  # the badge's word
+    assert rows[0][header.index("Reviewed at (UTC)")] == "2026-03-01T14:05:00+00:00"
 
 
 def test_the_round_list_exports_plain_data():
@@ -128,7 +129,8 @@ def test_the_round_list_exports_plain_data():
     assert exported(table, "opened_at_utc") == ["2026-03-01T14:05:00+00:00"] * 2
     assert exported(table, "outcome") == ["Completed", "Voided"]
     assert exported(table, "finding_count") == [0, 2]
-    assert exported(table, "reviewed") == ["", "2026-03-01T14:05:00+00:00"]
+    assert exported(table, "reviewed") == ["", "reviewed"]
+    assert exported(table, "reviewed_at_utc") == ["", "2026-03-01T14:05:00+00:00"]
     assert exported(table, "currency") == ["EUR", "EUR"]
     assert not any("<" in str(value) for row in table.as_values() for value in row)
 

@@ -4,7 +4,7 @@ numbers and up to a limit of rows."""
 
 import csv
 import io
-from datetime import date
+from datetime import UTC, date
 from decimal import Decimal
 
 import pytest
@@ -152,7 +152,10 @@ def test_the_round_lists_export_gives_counts_and_moments_for_badges_and_times(cl
     )
     history.refresh_from_db()
     assert row["Findings"] == str(history.finding_count) and history.finding_count > 0
-    assert row["Review"] == history.reviewed_at.isoformat()
+    # The review as the page's badge says it; when, in UTC like every moment exported (not the
+    # exporting user's zone: the same CSV whoever exports it).
+    assert row["Review"] == "reviewed"
+    assert row["Reviewed at (UTC)"] == history.reviewed_at.astimezone(UTC).isoformat()
     assert row["Outcome"] == "Completed"
     assert row["Opened (UTC)"] == history.opened_at.isoformat()
 
@@ -170,7 +173,8 @@ def test_the_round_lists_xlsx_holds_amounts_as_numbers_with_their_places_and_mom
     assert cell["Currency"].value == history.table.currency
     assert cell["Findings"].value == history.finding_count
     assert cell["Opened (UTC)"].value == history.opened_at.isoformat()
-    assert cell["Review"].value == history.reviewed_at.isoformat()
+    assert cell["Review"].value == "reviewed"
+    assert cell["Reviewed at (UTC)"].value == history.reviewed_at.astimezone(UTC).isoformat()
 
 
 def test_text_beginning_with_an_equals_sign_stays_text_in_the_xlsx(client, history):

@@ -117,6 +117,7 @@ PAGES = {
     "reports:exposure_report": {READS: {S, C}},
     "reports:run_list": {READS: {S, C}},
     "reports:run_detail": {READS: {S, C}},
+    "reports:run_sign": {"POST": Needs(("reports.view_reportrun", "reports.sign_reportrun"), {C})},
     "reports:run_start": {READS: {S, C}, "POST": Needs("reports.run_report", {S, C})},
     "reports:document_download": {READS: {S, C}},
     "reports:chart": {READS: {S, C}},
@@ -208,6 +209,7 @@ ENDPOINTS = {
     "api:round-detail": {READS: {S, C}},
     "api:reportrun-list": {READS: {S, C}, "POST": Needs("reports.run_report", {S, C})},
     "api:reportrun-detail": {READS: {S, C}},
+    "api:reportrun-sign": {"OPTIONS": {S, C}, "POST": Needs("reports.sign_reportrun", {C})},
     "api:floor": {READS: {S, C}},
     "api:floor-table": {READS: {S, C}},
     "api:alert-list": {READS: {S, C}},
@@ -275,6 +277,8 @@ def body_of(name: str, method: str, world: dict) -> dict:
         "rounds:void_reject": {"comment": "walk"},
         "rounds:round_review": {"comment": "walk"},
         "reports:run_start": {"day": world["closed_day"]},
+        "reports:run_sign": {"comment": "walk"},
+        "api:reportrun-sign": {"comment": "walk"},
         "accounts:preferences": {"time_zone": "Europe/London"},
         "api:table-list": {"code": "NEW1", "name": "New", "game": "deluxe", "currency": "EUR"}
         | {"studio": "Studio B"},
@@ -517,7 +521,7 @@ def arguments(name: str, world: dict) -> dict:
         if name.endswith(("_list", "-list", "_add", "_propose")):
             return {}
         return {"pk": world[next(thing for route, thing in ALERT_ROUTES.items() if name.startswith(route))]}
-    if name.startswith("api:") and name.endswith(("-detail", "-download")):
+    if name.startswith("api:") and name.endswith(("-detail", "-download", "-sign")):
         model = name[len("api:") :].rsplit("-", 1)[0]
         if model in REPORT_MODELS:
             return {"pk": world[model]}
@@ -525,7 +529,7 @@ def arguments(name: str, world: dict) -> dict:
         return {"pk": world["reportdocument"]}
     if name == "reports:chart":
         return {"pk": world["reportchart"]}
-    if name == "reports:run_detail":
+    if name in ("reports:run_detail", "reports:run_sign"):
         return {"pk": world["reportrun"]}
     for thing in ("incident", "resettlement", "void"):
         if name.startswith((f"rounds:{thing}_", f"api:{thing}-")) and not name.endswith(

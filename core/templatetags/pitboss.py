@@ -98,3 +98,11 @@ def chance(probability):
 def pattern(name: str) -> str:
     """A side option pattern's name as a paytable writes it: "unsuited_6_7_8" -> "Unsuited 6 7 8"."""
     return pattern_label(name)
+
+
+@register.filter
+def thousands(number) -> str:
+    """A count with thousands separators, whatever the locale: 12345 -> "12,345"; None -> "—"."""
+    if number is None or number == "":
+        return "—"
+    return f"{int(number):,}"

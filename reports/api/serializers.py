@@ -2,15 +2,34 @@ from rest_framework import serializers
 
 from core.api import InputSerializer, MoneyField
 
-from ..models import DailyExposure, DailyFigures, DailyTableSummary, ReportDocument, ReportRun
+from ..models import (
+    DailyExposure,
+    DailyFigures,
+    DailyTableSummary,
+    ReportDocument,
+    ReportRun,
+    ReportSignOff,
+)
 
 # As wide as the stored figure (reports.models.percent: no fixed width).
 PERCENT = {"max_digits": None, "decimal_places": 4, "read_only": True, "allow_null": True}
 
 
+class ReportSignOffSerializer(serializers.ModelSerializer):
+    signed_by = serializers.CharField(source="signed_by.username", read_only=True)
+
+    class Meta:
+        model = ReportSignOff
+        fields = ["signed_by", "signed_at", "comment"]
+        read_only_fields = fields
+
+
 class ReportRunSerializer(serializers.ModelSerializer):
     started_by = serializers.CharField(source="started_by.username", read_only=True, allow_null=True)
     seconds = serializers.FloatField(read_only=True, allow_null=True)
+    sign_off = ReportSignOffSerializer(
+        read_only=True, allow_null=True, help_text="Compliance's sign-off; null when not signed."
+    )
 
     class Meta:
         model = ReportRun
@@ -31,12 +50,25 @@ class ReportRunSerializer(serializers.ModelSerializer):
             "figures_sha256",
             "superseded_by",
             "superseded_at",
+            "figures_only",
+            "reason",
+            "sign_off",
         ]
         read_only_fields = fields
 
 
 class ReportRunStartSerializer(InputSerializer):
     day = serializers.DateField(help_text="A gaming day that has closed (YYYY-MM-DD).")
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Why the day is run again: required once compliance has signed a run of the day.",
+    )
+
+
+class ReportSignSerializer(InputSerializer):
+    comment = serializers.CharField(help_text="What you checked; kept with your name and the time.")
 
 
 class DailyFiguresSerializer(serializers.ModelSerializer):
@@ -194,7 +226,7 @@ class ReportDocumentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ReportDocument
-        fields = ["id", "day", "kind", "sha256", "size", "pages", "generated_at", "run", "download"]
+        fields = ["id", "day", "kind", "signed", "sha256", "size", "pages", "generated_at", "run", "download"]
         read_only_fields = fields
 
     def get_download(self, document) -> str:

@@ -5,6 +5,7 @@ The figures' lists give each day's current run's rows unless `run=<id>` asks for
 day run again is never listed twice. The PDFs' list gives every run's (`current=true`: only the
 current runs')."""
 
+from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
@@ -12,6 +13,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from core.api import ModelPermissions, has_permission, validated
+from core.api_decisions import TransitionRefusalMixin
 from reports.filtersets import (
     DailyExposureFilterSet,
     DailyFiguresFilterSet,
@@ -27,6 +29,7 @@ from reports.models import (
     ReportRun,
     RunTrigger,
 )
+from reports.sign_off import SIGN, report_sign
 from reports.views import document_file_response
 
 from .serializers import (
@@ -36,13 +39,23 @@ from .serializers import (
     ReportDocumentSerializer,
     ReportRunSerializer,
     ReportRunStartSerializer,
+    ReportSignSerializer,
 )
 
+SIGN_REFUSED = {
+    400: OpenApiResponse(description="No comment, or a run of figures only: the field and why."),
+    403: OpenApiResponse(description="Only compliance signs a run off."),
+    409: OpenApiResponse(description="The run is signed already, superseded, running or failed."),
+}
 
-class ReportRunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Runs of the daily job, newest first; POST starts one for a gaming day that has closed."""
 
-    queryset = ReportRun.objects.select_related("started_by")
+class ReportRunViewSet(
+    TransitionRefusalMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    """Runs of the daily job, newest first; POST starts one for a gaming day that has closed (with a
+    `reason` once a run of the day is signed); POST `sign/`: compliance signs the run off."""
+
+    queryset = ReportRun.objects.select_related("started_by", "sign_off__signed_by")
     serializer_class = ReportRunSerializer
     filterset_class = ReportRunFilterSet
     ordering_fields = ["started_at", "day"]
@@ -50,16 +63,32 @@ class ReportRunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
     def get_permissions(self):
         if self.action == "create":
             return [has_permission("reports.run_report")()]
+        if self.action == "sign":
+            return [has_permission(SIGN)()]
         return [ModelPermissions()]
 
     @extend_schema(request=ReportRunStartSerializer, responses={202: ReportRunSerializer})
     def create(self, request):
         from reports.services import report_run_start
 
-        day = validated(ReportRunStartSerializer, request)["day"]
-        run = report_run_start(day=day, trigger=RunTrigger.API, started_by=request.user)
+        data = validated(ReportRunStartSerializer, request)
+        run = report_run_start(
+            day=data["day"], trigger=RunTrigger.API, started_by=request.user, reason=data["reason"]
+        )
         run.refresh_from_db()
         return Response(ReportRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        request=ReportSignSerializer, responses={200: ReportRunSerializer, **SIGN_REFUSED}, filters=False
+    )
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def sign(self, request, pk=None):
+        """Sign the day's current run off (compliance; its starter may): once, never withdrawn. The
+        signed edition of its PDFs is made after, beside the first."""
+        run = get_object_or_404(ReportRun, pk=pk)
+        comment = validated(ReportSignSerializer, request)["comment"]
+        report_sign(run=run, signed_by=request.user, comment=comment)
+        return Response(ReportRunSerializer(self.get_queryset().get(pk=run.pk)).data)
 
 
 class DailyFiguresViewSet(viewsets.ReadOnlyModelViewSet):

@@ -1,11 +1,12 @@
-"""python manage.py report daily [--date YYYY-MM-DD] [--timeout SECONDS] [--no-wait]
+"""python manage.py report daily [--date YYYY-MM-DD] [--timeout SECONDS] [--no-wait] [--reason TEXT]
 
 Starts the daily job for a closed gaming day (by default the last one), as beat, the portal and
 the API do, and waits for its outcome: without a broker the job runs right here; with one, a
 worker runs it and this command polls the run. It prints the outcome, the seconds and the PDFs.
 
 Exit codes: 0 succeeded (or started, with --no-wait), 1 the run failed, 2 refused (the field is
-named: a day not closed yet, a day already running), 3 no outcome within --timeout.
+named: a day not closed yet, a day already running, a signed day without --reason), 3 no outcome
+within --timeout.
 """
 
 import time
@@ -49,11 +50,16 @@ class Command(BaseCommand):
             help="Seconds to wait for a worker to finish (default 600).",
         )
         parser.add_argument("--no-wait", action="store_true", help="Start the run and return at once.")
+        parser.add_argument(
+            "--reason", default="", help="Why the day is run again: required once a run of it is signed."
+        )
 
-    def handle(self, *args, report: str, day: str | None, timeout: float, no_wait: bool, **options):
+    def handle(
+        self, *args, report: str, day: str | None, timeout: float, no_wait: bool, reason: str, **options
+    ):
         gaming_day = iso_date(day) if day else last_closed_gaming_day()
         try:
-            run = report_run_start(day=gaming_day, trigger=RunTrigger.COMMAND)
+            run = report_run_start(day=gaming_day, trigger=RunTrigger.COMMAND, reason=reason)
         except ValidationError as error:
             message = "; ".join(
                 f"{field}: {' '.join(messages)}" for field, messages in error.message_dict.items()
