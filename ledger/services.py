@@ -121,7 +121,7 @@ def ledger_sign_heads(day: date) -> list[LedgerDayHead]:
                 signed_at=now,
             )
         )
-    LedgerDayHead.objects.bulk_create(heads)
+    LedgerDayHead.objects.bulk_create(heads, ignore_conflicts=True)  # signed at once elsewhere: kept
     return day_heads(day)
 
 

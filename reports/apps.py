@@ -14,3 +14,9 @@ class ReportsConfig(AppConfig):
 
         if LAST_REPORT not in table_panels:
             table_panels.append(LAST_REPORT)
+        # The ledger keeps a hash chain of the sign-offs.
+        from ledger.chains import register
+
+        from .ledger_chains import SIGN_OFFS
+
+        register(SIGN_OFFS)

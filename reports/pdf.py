@@ -33,6 +33,7 @@ from blackjack.rules import BET_KINDS, kind_label, pattern_label
 from core.gaming_day import GamingDay
 from core.money import money_text
 from core.pdf import pdf_document
+from ledger.services import ledger_sign_heads
 from rounds.choices import FindingCode
 from tables.choices import Game
 from tables.models import Table
@@ -120,7 +121,7 @@ def report_html(
     context = _cover(run, ReportKind(kind), generated_at or timezone.now())
     context.update(signed=signed, sign_off=sign_off_text(run) if signed else NOT_SIGNED)
     if kind == ReportKind.DAILY_RTP:
-        context.update(_daily_rtp(run))
+        context.update(_daily_rtp(run), ledger_heads=ledger_sign_heads(run.day))
     else:
         context.update(_exposure(run))
     return render_to_string(TEMPLATES[kind], context)

@@ -20,6 +20,7 @@ from blackjack.rules import kind_label
 from core.money import money_text
 from core.refusals import TransitionRefused
 from core.templatetags.pitboss import local_time_text
+from ledger.services import ledger_append
 from outbox.services import task_send_on_commit
 
 from .models import DailyFigures, ReportRun, ReportSignOff, RunStatus
@@ -68,6 +69,7 @@ def report_sign(*, run: ReportRun, signed_by, comment: str) -> ReportSignOff:
     sign_off = ReportSignOff.objects.create(
         run=run, signed_by=signed_by, signed_at=timezone.now(), comment=comment
     )
+    ledger_append("report_signoff", [sign_off])
     from .tasks import signed_documents_task  # the tasks call the services
 
     task_send_on_commit(signed_documents_task, run.pk)

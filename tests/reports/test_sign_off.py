@@ -16,6 +16,7 @@ from django.urls import reverse
 from blackjack.rules import kind_label
 from core.money import money_text
 from core.refusals import TransitionRefused
+from ledger.models import LedgerEntry
 from portal.queues import queues_for
 from reports.models import DailyFigures, ReportDocument, ReportRun, ReportSignOff, RunStatus
 from reports.services import report_run_start, report_run_start_by_beat
@@ -25,6 +26,7 @@ from rounds.services import bets_to_adjust
 from tests import factories
 from tests.api_support import client_as
 from tests.api_support import user as api_user
+from tests.ledger.support import problems, sql
 from tests.pdf_text import pdf_text
 from tests.reports.corrections import resettle
 from tests.reports.test_jobs import DAY, demo_day_ingest
@@ -294,3 +296,12 @@ def test_the_cover_shows_its_content_once(stored_run, reports_dir):
         cover = pdf_pages(reports_dir / document.path)[0]
         assert cover.count(f"Run {stored_run.pk} (the day's 1st run)") == 1, cover  # the footer's
         assert "· gaming day" not in cover, cover  # the running head starts on page 2
+
+
+def test_a_sign_off_is_in_the_ledger_and_an_edit_behind_the_application_is_found(stored_run):
+    sign_off = report_sign(run=stored_run, signed_by=factories.user("compliance"), comment="Checked.")
+    assert LedgerEntry.objects.filter(chain="report_signoff", source_pk=sign_off.pk).exists()
+    assert not [problem for problem in problems() if "report_signoff" in problem]
+    sql("UPDATE reports_reportsignoff SET comment = %s WHERE id = %s", ["Not checked.", sign_off.pk])
+    (found,) = [problem for problem in problems() if "report_signoff" in problem]
+    assert "source row changed" in found
