@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("limits.api.urls")),
     path("", include("rounds.api.urls")),
     path("", include("reports.api.urls")),
+    path("", include("regulator.api_urls")),
     path("", include("floor.api_urls")),
     path("", include("alerts.api_urls")),
     # A table's players' rule sheet: public, as the sheet pages are.

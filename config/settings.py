@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "archive",  # archive (issue 21)
     "floor",  # the live floor and each table's live page
     "alerts",  # the monitors, their alerts, silences, thresholds and reportable faults
+    "regulator",  # a gaming day's pack for the regulator (issue 52)
     "notifications",  # subscriptions, webhook endpoints and deliveries of the alerts' events
     "portal",  # the home page, search, error pages and navigation
 ]

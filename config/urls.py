@@ -26,6 +26,7 @@ urlpatterns = [
     path("limits/", include("limits.urls")),
     path("rounds/", include("rounds.urls")),
     path("reports/", include("reports.urls")),
+    path("reports/", include("regulator.urls")),  # a day's pack: /reports/<day>/pack/
     path("floor/", include("floor.urls")),
     path("alerts/", include("alerts.urls")),
     path("notifications/", include("notifications.urls")),

@@ -84,13 +84,16 @@ class Echo:
         return value
 
 
+def csv_text(rows: Iterable[list]) -> Iterator[str]:
+    """The rows as CSV text, CSV_ROWS_A_WRITE rows a piece, written as they are read."""
+    writer = csv.writer(Echo())
+    for some in batched(rows, CSV_ROWS_A_WRITE):
+        yield "".join(writer.writerow(row) for row in some)
+
+
 def csv_response(rows: Iterable[list], filename: str) -> StreamingHttpResponse:
     """The rows as a CSV, written as it is sent, CSV_ROWS_A_WRITE rows to each write to the client."""
-    writer = csv.writer(Echo())
-    response = StreamingHttpResponse(
-        ("".join(writer.writerow(row) for row in some) for some in batched(rows, CSV_ROWS_A_WRITE)),
-        content_type=TableExport.FORMATS[CSV],
-    )
+    response = StreamingHttpResponse(csv_text(rows), content_type=TableExport.FORMATS[CSV])
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 

@@ -144,12 +144,15 @@ class RefundTable(RoundLinks, tables.Table):
         return record.incident.table.currency  # the code, not its display name
 
 
-def incident_refunds(incident_id: int):
-    return (
-        Refund.objects.filter(incident_id=incident_id)
-        .select_related("bet__round", "bet__player", "incident__table")
-        .defer("bet__round__document")  # a Boundless round's document is hundreds of kB
+def listed_refunds():
+    """Refunds as RefundTable reads them: an incident's page, and a day's in the regulator's pack."""
+    return Refund.objects.select_related("bet__round", "bet__player", "incident__table").defer(
+        "bet__round__document"  # a Boundless round's document is hundreds of kB
     )
+
+
+def incident_refunds(incident_id: int):
+    return listed_refunds().filter(incident_id=incident_id)
 
 
 class RefundListView(FilteredListView):

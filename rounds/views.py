@@ -110,6 +110,17 @@ ROUND_ORDERS = {
 NEWEST_PLAYED_FIRST = "-opened_at"
 
 
+def exported_rounds(rounds, order: tuple[str, ...]):
+    """The round list's export rows of `rounds` (the list's queryset, filtered) in `order`: each the
+    dict of what the exported columns of RoundTable read (their accessors name fields and annotations
+    of the list's queryset), no model instance a row. Read by the list's CSV and XLSX and by the
+    regulator's pack of a day."""
+    columns = RoundTable([]).columns.iterall()
+    exported = [column.accessor for column in columns if not column.column.exclude_from_export]
+    rows = rounds.annotate(finding_codes_text=finding_codes_expression())
+    return rows.order_by(*order).values(*exported)
+
+
 class RoundListView(FilteredListView):
     """Newest played first, or in the order of a sortable column, one keyset page at a time:
     never a COUNT, never an OFFSET."""
@@ -167,15 +178,7 @@ class RoundListView(FilteredListView):
 
     def get_table_data(self):
         if self.exporting():
-            # Every filtered row, as the dict of what the exported columns read (their accessors name
-            # fields and annotations of the list's queryset): no model instance a row.
-            exported = [
-                column.accessor
-                for column in self.get_table_class()([]).columns.iterall()
-                if not column.column.exclude_from_export
-            ]
-            rows = self.object_list.annotate(finding_codes_text=finding_codes_expression())
-            return rows.order_by(*self.order()).values(*exported)
+            return exported_rounds(self.object_list, self.order())
         if not hasattr(self, "keyset"):
             rows = self.object_list
             if any(key.lstrip("-").startswith("table__") for key in self.order()):

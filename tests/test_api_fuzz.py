@@ -44,6 +44,7 @@ from alerts.faults import fault_mark
 from alerts.services import alert_raise
 from config.wsgi import application
 from limits.models import PersonalLimit, TableLimit
+from reports.models import ReportRun
 from rounds.ingest import round_ingest
 from rounds.models import Incident, Round
 from rounds.services import resettlement_propose, void_propose
@@ -220,6 +221,7 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
                 "/api/reports/table-summaries": [reports["dailytablesummary"]],
                 "/api/reports/exposure": [reports["dailyexposure"]],
                 "/api/reports/documents": [reports["reportdocument"]],
+                "day": [ReportRun.objects.get(pk=reports["reportrun"]).day.isoformat()],
                 "/api/alerts": [alert.pk],
                 "/api/alerts/faults": [fault.pk],
             }

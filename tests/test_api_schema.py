@@ -61,6 +61,7 @@ ENDPOINTS = {
     "/api/reports/documents/": {"get"},
     "/api/reports/documents/{id}/": {"get"},
     "/api/reports/documents/{id}/download/": {"get"},
+    "/api/reports/{day}/pack/": {"get"},
     "/api/floor/": {"get"},
     "/api/floor/{code}/": {"get"},
     "/api/alerts/": {"get"},

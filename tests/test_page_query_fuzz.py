@@ -289,6 +289,8 @@ def url_of(name: str, pattern: URLPattern) -> str:
             kwargs[key] = "P1001"
         elif key == "round_id":
             kwargs[key] = Round.objects.filter(bet_count__gt=0).order_by("id").values_list("round_id")[0][0]
+        elif key == "day":  # a day's pack: the day of the world's report run
+            kwargs[key] = apps.get_model("reports.ReportRun").objects.latest("pk").day
         elif key == "lang":
             kwargs[key] = "fil"  # the one language a rule sheet's URL names
         elif key == "version":

@@ -121,6 +121,7 @@ PAGES = {
     "reports:run_start": {READS: {S, C}, "POST": Needs("reports.run_report", {S, C})},
     "reports:document_download": {READS: {S, C}},
     "reports:chart": {READS: {S, C}},
+    "regulator:day_pack": {READS: {S, C}},
     "sheets:version_preview": {READS: {S, C}},
     "floor:floor": {READS: {S, C}},
     "floor:tiles": {READS: {S, C}},
@@ -225,6 +226,7 @@ ENDPOINTS = {
     "api:reportdocument-list": {READS: {S, C}},
     "api:reportdocument-detail": {READS: {S, C}},
     "api:reportdocument-download": {READS: {S, C}},
+    "api:reports-day-pack": {READS: {S, C}},
     "api:docs": {"GET HEAD": EVERYONE},
     "api:redoc": {"GET HEAD": EVERYONE},
     "api-schema": {READS: EVERYONE},
@@ -527,6 +529,10 @@ def arguments(name: str, world: dict) -> dict:
             return {"pk": world[model]}
     if name == "reports:document_download":
         return {"pk": world["reportdocument"]}
+    if name in ("regulator:day_pack", "api:reports-day-pack"):
+        from reports.models import ReportRun
+
+        return {"day": ReportRun.objects.get(pk=world["reportrun"]).day}
     if name == "reports:chart":
         return {"pk": world["reportchart"]}
     if name in ("reports:run_detail", "reports:run_sign"):

@@ -14,7 +14,7 @@ WIDTHS = (1440, 1280, 390)
 STAFF = ("supervisor", "compliance", "customer-service")  # the demo's users; a game server uses the API
 # Pages that are not pages of the portal to look at: downloads, the API's documents.
 NOT_SHOWN = {"reports:document_download", "reports:chart", "rounds:round_document", "logout"}
-NOT_SHOWN |= {"alerts:fault_pdf"}
+NOT_SHOWN |= {"alerts:fault_pdf", "regulator:day_pack"}
 # Parts that htmx polls into their pages (the floor, a table's live page): checked inside them.
 NOT_SHOWN |= {"floor:tiles", "floor:table_live_figures"}
 # What pokes out sideways: a shown element past the page's right edge whose overflow is not

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RegulatorConfig(AppConfig):
+    name = "regulator"
+    verbose_name = "Regulator"
