@@ -3,7 +3,8 @@
 It holds the PDFs of the day's current run of the daily job, the CSVs of the day's rounds, their
 corrections (re-settlements, voids, refunds), the incidents and the alerts of the day, each written
 by the export of its list (the same table, the same columns), then `manifest.json` (the day, its
-bounds, who made the pack and when, each file's name, size and SHA-256) and `SHA256SUMS`, which
+bounds, who made the pack and when, each file's name, size and SHA-256, the ledger's signed chain heads
+of the day) and `SHA256SUMS`, which
 `sha256sum -c` reads. Everything sits in one folder, `pitboss-pack-<day>/`.
 
 The ZIP is written by the standard library's zipfile into a sink that is never sought (the entries
@@ -28,6 +29,7 @@ from django.utils import timezone
 from alerts.views import AlertListView
 from core.exports import chunked_values, csv_text
 from core.gaming_day import GamingDay, last_closed_gaming_day
+from ledger.services import day_heads
 from reports.models import ReportDocument, ReportRun
 from reports.records import current_run, run_standing
 from rounds.access import ROUND_PAGES
@@ -96,6 +98,7 @@ class DayPack:
     made_by: str
     files: list[PackFile]
     notes: list[str] = field(default_factory=list)
+    ledger_heads: list[dict] = field(default_factory=list)
 
     @property
     def folder(self) -> str:
@@ -269,6 +272,19 @@ def day_pack(day: date, user) -> DayPack:
         )
     if note := archived_note(day):
         notes.append(note)
+    heads = [
+        {
+            "chain": head.chain,
+            "sequence": head.sequence,
+            "entry_sha256": head.entry_sha256,
+            "signature": head.signature,
+        }
+        for head in day_heads(day)
+    ]
+    if not heads:
+        notes.append(
+            "The ledger's heads of this day are not signed yet: the daily task signs them after the day."
+        )
     return DayPack(
         run=run,
         gaming_day=gaming_day,
@@ -276,6 +292,7 @@ def day_pack(day: date, user) -> DayPack:
         made_by=user.get_username(),
         files=day_files(gaming_day, documents),
         notes=notes,
+        ledger_heads=heads,
     )
 
 
@@ -305,6 +322,9 @@ def manifest(pack: DayPack, written: list[Written]) -> dict:
             for file in written
         ],
         "notes": pack.notes,
+        # Each chain's last entry by the day's end, signed with the ledger's key (HMAC-SHA256):
+        # `manage.py ledger_verify` holds the ledger to them (ledger.services.day_heads).
+        "ledger_heads": pack.ledger_heads,
         "checksums": f"{CHECKSUMS}: every file above and {MANIFEST}, as `sha256sum -c {CHECKSUMS}` reads it",
     }
 

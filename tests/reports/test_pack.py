@@ -19,6 +19,9 @@ from freezegun import freeze_time
 
 from config.celery import app
 from core.gaming_day import gaming_day
+from ledger.chains import chains
+from ledger.models import LedgerDayHead
+from ledger.signing import head_signature
 from reports.models import ReportDocument, RunStatus
 from reports.services import report_run_start
 from reports.tasks import daily_report_job
@@ -27,6 +30,7 @@ from rounds.services import bets_to_adjust
 from tests.alerts.pages_support import raised
 from tests.api_support import client_as
 from tests.factories import user
+from tests.pdf_text import pdf_text
 from tests.reports.corrections import refund_in_incident, resettle, void
 from tests.reports.test_jobs import DAY, demo_day_ingest
 
@@ -119,6 +123,22 @@ def test_the_days_pack_holds_its_pdfs_and_csvs_each_with_its_sha256(client, play
         stored = (played_day["reports_dir"] / document.path).read_bytes()
         assert pack.read(f"{FOLDER}/{name}") == stored
         assert listed[name]["sha256"] == document.sha256
+
+    # The ledger's chain heads at the day's end, signed with its key: in the manifest and the daily PDF.
+    heads = manifest["ledger_heads"]
+    assert [head["chain"] for head in heads] == sorted(chain.kind for chain in chains())
+    # (as of the day's end: the corrections here were made after it, so each chain's head is its start)
+    assert heads == [
+        {"chain": h.chain, "sequence": h.sequence, "entry_sha256": h.entry_sha256, "signature": h.signature}
+        for h in LedgerDayHead.objects.filter(day=DAY).order_by("chain")
+    ]
+    daily_pdf = tmp_path / "daily.pdf"
+    daily_pdf.write_bytes(pack.read(f"{FOLDER}/{Path(documents.get(kind='daily_rtp').path).name}"))
+    daily = "".join(pdf_text(daily_pdf).split())  # a signature may break across lines
+    for head in heads:
+        expected = head_signature(DAY, head["chain"], head["sequence"], head["entry_sha256"])
+        assert head["signature"] == expected
+        assert head["signature"] in daily
 
     # SHA256SUMS covers every file and the manifest, and sha256sum itself agrees.
     sums = pack.read(f"{FOLDER}/SHA256SUMS").decode().splitlines()
