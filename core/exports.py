@@ -15,6 +15,7 @@ tablib's XLSX (what django-tables2's TableExport uses) builds the whole workbook
 """
 
 import csv
+import gc
 import re
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -62,6 +63,10 @@ def chunked_values(make_table, records: QuerySet | Iterable, exclude_columns=())
             header = first
             yield header
         yield from values
+        # A django-tables2 table holds reference cycles (its columns and rows point back at it): only
+        # the cycle collector frees a chunk's table and rows, and left to itself it runs too seldom
+        # to keep the export's memory flat (BENCHMARKS.md, "The day's pack").
+        gc.collect()
     if header is None:
         yield next(table_values(make_table([]), exclude_columns))
 

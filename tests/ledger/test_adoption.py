@@ -40,7 +40,7 @@ def test_rows_written_before_the_ledger_are_adopted_in_key_order_and_then_verify
     found = problems()
     assert found and all("source row not in the ledger" in problem for problem in found)
     sources = {chain.kind: sorted(chain.source_rows().values_list("pk", flat=True)) for chain in chains()}
-    assert all(sources.values())
+    assert all(rows for kind, rows in sources.items() if kind != "report_signoff")  # no report signed here
 
     out = adopt()
 
@@ -56,7 +56,7 @@ def test_rows_written_before_the_ledger_are_adopted_in_key_order_and_then_verify
     first = LedgerEntry.objects.get(chain="adjustment", sequence=1)
     assert first.source_pk == before_the_ledger.pk and not first.adopted  # appended as it was written
     records = {record.chain: record for record in LedgerAdoption.objects.all()}
-    assert sorted(records) == sorted(sources)
+    assert sorted(records) == sorted(kind for kind, pks in sources.items() if pks)  # none of nothing
     record = records["adjustment"]
     assert (record.entries, record.last_sequence) == (len(earlier), len(earlier) + 1)
     assert records["adjustment"].adopted_by
