@@ -56,11 +56,17 @@ def current_runs():
 
 
 def current_run(day: date) -> ReportRun | None:
-    return current_runs().filter(day=day).select_related("started_by").order_by("-pk").first()
+    return (
+        current_runs()
+        .filter(day=day)
+        .select_related("started_by", "sign_off__signed_by")
+        .order_by("-pk")
+        .first()
+    )
 
 
 def latest_current_run() -> ReportRun | None:
-    return current_runs().select_related("started_by").order_by("-day", "-pk").first()
+    return current_runs().select_related("started_by", "sign_off__signed_by").order_by("-day", "-pk").first()
 
 
 def figures_digest(run: ReportRun) -> str:

@@ -12,7 +12,7 @@ from django.views.generic import DetailView
 from core.form_views import ServiceFormMixin
 from core.views import PermissionRequiredMixin
 
-from .models import ReportRun, ReportSignOff, RunStatus
+from .models import ReportRun, RunStatus
 from .progress import run_progress
 from .records import ordinal, run_documents, run_standing
 from .sign_off import SIGN, figure_changes, report_sign, sign_refusal, signed_run_of
@@ -30,7 +30,7 @@ class ReportSignForm(forms.Form):
 def sign_off_context(run: ReportRun, user, form: ReportSignForm | None = None) -> dict:
     """The sign-off panel of a run (the run's page and the daily report page): its sign-off, or the
     form to those who may sign a run that can be signed, or why it cannot."""
-    sign_off = ReportSignOff.objects.select_related("signed_by").filter(run=run).first()
+    sign_off = getattr(run, "sign_off", None)  # the run is read with its sign-off (select_related)
     refusal = None if sign_off else sign_refusal(run)
     return {
         "sign_off": sign_off,
@@ -47,7 +47,7 @@ class ReportRunDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailVie
     context_object_name = "run"
 
     def get_queryset(self):
-        return ReportRun.objects.select_related("started_by", "superseded_by")
+        return ReportRun.objects.select_related("started_by", "superseded_by", "sign_off__signed_by")
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

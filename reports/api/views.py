@@ -5,7 +5,6 @@ The figures' lists give each day's current run's rows unless `run=<id>` asks for
 day run again is never listed twice. The PDFs' list gives every run's (`current=true`: only the
 current runs')."""
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
@@ -85,7 +84,7 @@ class ReportRunViewSet(
     def sign(self, request, pk=None):
         """Sign the day's current run off (compliance; its starter may): once, never withdrawn. The
         signed edition of its PDFs is made after, beside the first."""
-        run = get_object_or_404(ReportRun, pk=pk)
+        run = self.get_object()  # REST framework's: a pk that is no number is a 404
         comment = validated(ReportSignSerializer, request)["comment"]
         report_sign(run=run, signed_by=request.user, comment=comment)
         return Response(ReportRunSerializer(self.get_queryset().get(pk=run.pk)).data)

@@ -165,6 +165,9 @@ def test_the_schema_gives_the_readers_pattern_for_every_amount_a_request_sends()
         for field, schema in component.get("properties", {}).items()
         if schema.get("format") == "decimal"
     }
+    # A published RTP is a percentage, not an amount of money: DRF's own decimal, 0.01 to 100.00.
+    percentage = amounts.pop(("PublishedRtpEnterRequest", "rtp"))
+    assert percentage["pattern"] == r"^-?\d{0,3}(?:\.\d{0,2})?$"
     assert set(amounts) == {
         ("TableLimitSetRequest", "min_stake"),
         ("TableLimitSetRequest", "max_stake"),
