@@ -65,7 +65,9 @@ def chunked_values(make_table, records: QuerySet | Iterable, exclude_columns=())
         yield from values
         # A django-tables2 table holds reference cycles (its columns and rows point back at it): only
         # the cycle collector frees a chunk's table and rows, and left to itself it runs too seldom
-        # to keep the export's memory flat (BENCHMARKS.md, "The day's pack").
+        # to keep the export's memory flat (BENCHMARKS.md, "The day's pack"). Let go of the chunk
+        # first, so that the next one is not read while this one is still held.
+        del values, chunk
         gc.collect()
     if header is None:
         yield next(table_values(make_table([]), exclude_columns))
