@@ -53,6 +53,8 @@ def test_every_date_input_is_typed_as_iso_not_in_the_browsers_locale():
 
     for form in (PlayRecordPeriodForm(initial={"first": date(2026, 11, 1)}), ReportRunStartForm()):
         for field in form:
+            if field.name == "reason":  # a run after a sign-off says why: words, not a date
+                continue
             html = str(field)
             if 'name="first"' in html:
                 assert 'value="2026-11-01"' in html

@@ -130,7 +130,7 @@ def test_the_round_list_exports_plain_data():
     assert exported(table, "outcome") == ["Completed", "Voided"]
     assert exported(table, "finding_count") == [0, 2]
     assert exported(table, "reviewed") == ["", "reviewed"]
-    assert exported(table, "reviewed_at_utc") == ["", "2026-03-01T14:05:00+00:00"]
+    assert exported(table, "reviewed_at_utc") == [None, "2026-03-01T14:05:00+00:00"]  # None: "" in the CSV
     assert exported(table, "currency") == ["EUR", "EUR"]
     assert not any("<" in str(value) for row in table.as_values() for value in row)
 
