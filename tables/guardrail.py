@@ -43,6 +43,10 @@ class Approvals:
         return bool(self.crossings)
 
     @property
+    def crossing_text(self) -> str:
+        return crossing_text(self.crossings)
+
+    @property
     def still_needed_text(self) -> list[str]:
         return [NEEDS[key] for key in self.still_needed]
 
@@ -69,5 +73,5 @@ def approvals_of(configuration: TableConfiguration, preview: RtpPreview | None =
 
 
 def crossing_text(crossings) -> str:
-    """The kinds past the guardrail in one line, for refusals: "Pair (97.1154 % → 80.4912 %)"."""
-    return "; ".join(f"{line.label} ({line.before or '—'} % → {line.after} %)" for line in crossings)
+    """The kinds past the guardrail in one line, for refusals and pages: "Pair (97.1154 % → 80.4912 %)"."""
+    return "; ".join(f"{line.label} ({line.movement})" for line in crossings)

@@ -127,6 +127,13 @@ class RtpLine:
     gated: bool = True  # its warnings cross the guardrail (a bet kind's maximum RTP)
 
     @property
+    def movement(self) -> str:
+        """ "97.1154 % → 93.2600 %", or "80.4912 %, newly offered": for refusals and pages."""
+        if self.before is None:
+            return f"{self.after} %, newly offered"
+        return f"{self.before} % → {self.after} %"
+
+    @property
     def crosses_guardrail(self) -> bool:
         return self.gated and bool(self.warnings)
 

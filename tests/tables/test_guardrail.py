@@ -7,7 +7,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -156,7 +156,7 @@ def test_nobody_fills_two_of_the_three_places(dlx, ana, ben):
 
 def test_compliance_rejects_it_with_a_reason_and_cannot_decide_a_change_within_the_guardrail(dlx, ana, clara):
     proposal = proposed(dlx, ana)
-    with pytest.raises(Exception, match="Say why"):
+    with pytest.raises(ValidationError, match="Say why"):
         configuration_compliance_reject(configuration=proposal, decided_by=clara, comment=" ")
     rejected = configuration_compliance_reject(configuration=proposal, decided_by=clara, comment="Too low")
     assert (rejected.status, rejected.decided_by, rejected.compliance_approved_by) == (
