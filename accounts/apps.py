@@ -9,6 +9,7 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts and roles"
 
     def ready(self):
+        from . import second_factor, second_factor_forms, session_end
         from .guesses import sign_in_succeeded
         from .revocation import revoke_tokens_of_inactive_user
         from .roles import roles_sync
@@ -27,3 +28,7 @@ class AccountsConfig(AppConfig):
         user_logged_in.connect(session_stamp, dispatch_uid="accounts_session_stamp")
         # The attempt counted before its password was checked was no wrong guess (accounts/guesses.py).
         user_logged_in.connect(sign_in_succeeded, dispatch_uid="accounts_sign_in_succeeded")
+        second_factor.connect()
+        second_factor_forms.connect()
+        session_end.connect()
+        from . import checks  # noqa: F401 (registers the sign-in settings' checks)

@@ -78,10 +78,11 @@ def longest_wait(per_hour: int) -> int:
     return next((cap for cap in range(1, hour) if waits_add_up_to(per_hour, cap) >= hour), hour)
 
 
-def turn_take(username: str, address: str | None, now: datetime) -> int:
+def turn_take(username: str, address: str | None, now: datetime, *, known_exempt: bool = True) -> int:
     """Before the password is checked: SignInRefused if the address is locked, or if the username's
-    wait is not over and the address is not one of its known ones. Otherwise the attempt counts as a
-    wrong password from now (its id is returned, for sign_in_succeeded)."""
+    wait is not over and the address is not one of its known ones (with `known_exempt`; a second
+    factor's code waits wherever it comes from). Otherwise the attempt counts as a wrong password from
+    now (its id is returned, for sign_in_succeeded)."""
     address = _address(address)
     with transaction.atomic():
         _, created = SignInName.objects.select_for_update().get_or_create(
@@ -90,7 +91,7 @@ def turn_take(username: str, address: str | None, now: datetime) -> int:
         locked_for = _address_locked_for(address, now)
         if locked_for:
             raise SignInRefused("address", username, address, locked_for)
-        if not _known(username, address, now):
+        if not (known_exempt and _known(username, address, now)):
             wait = _wait_left(username, now)
             if wait:
                 raise SignInRefused("delay", username, address, wait)
@@ -102,10 +103,11 @@ def turn_take(username: str, address: str | None, now: datetime) -> int:
 
 
 def sign_in_succeeded(sender, request, user, **kwargs) -> None:
-    """user_logged_in: the attempt that took its turn on this request had the right password. Its
-    address becomes one of the username's known ones; older successes from it, those beyond the
-    last KNOWN_ADDRESSES addresses and those older than KNOWN_FOR are forgotten. A sign-in that
-    took no turn (force_login, a test's) changes nothing."""
+    """user_logged_in: the attempt that took its turn on this request had the right password (or, with
+    a second factor, the right code: then the password was right too). Its address becomes one of the
+    username's known ones; older successes from it, those beyond the last KNOWN_ADDRESSES addresses
+    and those older than KNOWN_FOR are forgotten. A sign-in that took no turn (force_login, a
+    test's) changes nothing."""
     turn = getattr(request, TURN_ATTRIBUTE, None)
     if turn is None:
         return
@@ -114,6 +116,16 @@ def sign_in_succeeded(sender, request, user, **kwargs) -> None:
         return
     attempt.succeeded = True
     attempt.save(update_fields=["succeeded"])
+    _successes_kept(attempt)
+    username = user.get_username()
+    if attempt.username == codes_of(username):
+        success = SignInAttempt.objects.create(
+            username=username, address=attempt.address, at=attempt.at, succeeded=True
+        )
+        _successes_kept(success)
+
+
+def _successes_kept(attempt: SignInAttempt) -> None:
     successes = SignInAttempt.objects.filter(username=attempt.username, succeeded=True)
     successes.filter(address=attempt.address).exclude(pk=attempt.pk).delete()
     kept = list(successes.order_by("-at", "-pk").values_list("pk", flat=True)[:KNOWN_ADDRESSES])
@@ -121,12 +133,27 @@ def sign_in_succeeded(sender, request, user, **kwargs) -> None:
     SignInAttempt.objects.filter(succeeded=True, at__lte=attempt.at - KNOWN_FOR).delete()
 
 
+def turn_forgive(request) -> None:
+    """The attempt that took its turn on `request` was no wrong guess, nor yet a sign-in (a right
+    password, before the second factor): it is forgotten."""
+    turn = getattr(request, TURN_ATTRIBUTE, None)
+    if turn is not None:
+        SignInAttempt.objects.filter(pk=turn, succeeded=False).delete()
+
+
+def codes_of(username: str) -> str:
+    """The name a username's second-factor codes take their turns under: apart from its passwords,
+    so that wrong passwords typed elsewhere (by someone without the password) never hold up the real
+    user's code, and wrong codes (by someone with it) wait on their own. No username has a "#"."""
+    return f"{username}#codes"
+
+
 def forget(*, username: str | None = None, address: str | None = None) -> int:
-    """Lift early the delay of `username`, or the lock of `address`: their wrong passwords are
-    forgotten (for manage.py sign_in_reset). The number forgotten."""
+    """Lift early the delay of `username` (its passwords' and its codes'), or the lock of `address`:
+    their wrong guesses are forgotten (for manage.py sign_in_reset). The number forgotten."""
     failures = SignInAttempt.objects.filter(succeeded=False)
     if username is not None:
-        failures = failures.filter(username=username)
+        failures = failures.filter(username__in=[username, codes_of(username)])
     if address is not None:
         failures = failures.filter(address=_address(address))
     count, _ = failures.delete()

@@ -19,6 +19,7 @@ from core.env import (
     env_int,
     env_list,
     env_mailer,
+    env_pairs,
     env_percent,
     env_str,
     env_time,
@@ -62,6 +63,13 @@ INSTALLED_APPS = [
     "django_tables2",
     "simple_history",
     "axes",
+    # Sign-in (issue 53): django-allauth's pages for passwords, the second factor (TOTP and recovery
+    # codes) and OpenID Connect; accounts/ says who needs what.
+    "allauth",
+    "allauth.account",
+    "allauth.mfa",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
     "core",  # its template tags (pitboss) and date formats; no models
     "accounts",
     "outbox",
@@ -92,7 +100,10 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "accounts.current_request.remember_request",  # for the second-factor forms
     "accounts.session_lifetime.session_lifetime",
+    "accounts.second_factor.enrolment_first",  # a role that needs a second factor enrols before all else
     "accounts.middleware.user_time_zone",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -202,6 +213,72 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# Signing in (django-allauth; README, "Signing in: a second factor and single sign-on"). Accounts are
+# made by administrators (manage.py create_user, the admin) or, with single sign-on, at a user's first
+# sign-in through the provider: nobody signs themself up. Password guesses are throttled below
+# (django-axes and accounts/sign_in.py), so allauth's own rate limits are off.
+ACCOUNT_ADAPTER = "accounts.sign_in_pages.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "none"
+ACCOUNT_RATE_LIMITS = False
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_SESSION_REMEMBER = True  # how long a session lasts is accounts/session_lifetime.py's
+# The second factor: TOTP (RFC 6238, 6 digits, 30 s, the period before and after accepted for a clock
+# that drifts; a code is accepted once) and ten recovery codes, shown once and regenerable.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = env_str("PITBOSS_TOTP_ISSUER", "Pitboss")
+MFA_TOTP_TOLERANCE = 1
+MFA_RECOVERY_CODES_SHOW_ONCE = True
+# Addresses are an administrator's or the provider's, never verified by a mailed link: that is no
+# reason to refuse an authenticator (a provider's user has an unverified one).
+MFA_ALLOW_UNVERIFIED_EMAIL = True
+MFA_ADAPTER = "accounts.sign_in_pages.MFAAdapter"
+# Each code typed takes its turn like a password (accounts/guesses.py) and a wrong one is a failed
+# sign-in for django-axes (accounts/second_factor_forms.py).
+MFA_FORMS = {
+    "authenticate": "accounts.second_factor_forms.AuthenticateForm",
+    "reauthenticate": "accounts.second_factor_forms.ReauthenticateForm",
+    "activate_totp": "accounts.second_factor_forms.ActivateTOTPForm",
+}
+# The roles whose users must have a second factor (enrolled at their first sign-in), by slug.
+PITBOSS_SECOND_FACTOR_ROLES = env_list("PITBOSS_SECOND_FACTOR_ROLES", ["supervisor", "compliance"])
+# Approving or deciding a re-settlement, void or configuration change, and signing a report, need a
+# code checked within this long (accounts/second_factor.py).
+PITBOSS_CODE_FRESH_MINUTES = env_int("PITBOSS_CODE_FRESH_MINUTES", 15, minimum=1)
+
+# Single sign-on with an OpenID Connect provider, beside passwords, when PITBOSS_OIDC_SERVER_URL is set
+# (accounts/single_sign_on.py). The provider's groups claim names each user's role:
+# PITBOSS_OIDC_GROUP_ROLES="floor-supervisors=supervisor,compliance=compliance,service=customer_service".
+PITBOSS_OIDC_SERVER_URL = env_str("PITBOSS_OIDC_SERVER_URL")
+PITBOSS_OIDC_PROVIDER_ID = "sso"
+SOCIALACCOUNT_ADAPTER = "accounts.single_sign_on.SocialAccountAdapter"
+SOCIALACCOUNT_PROVIDERS = {
+    "openid_connect": {
+        "OAUTH_PKCE_ENABLED": True,
+        "APPS": [
+            {
+                "provider_id": PITBOSS_OIDC_PROVIDER_ID,
+                "name": env_str("PITBOSS_OIDC_NAME", "Single sign-on"),
+                "client_id": env_str("PITBOSS_OIDC_CLIENT_ID", ""),
+                "secret": env_str("PITBOSS_OIDC_CLIENT_SECRET", ""),
+                "settings": {"server_url": PITBOSS_OIDC_SERVER_URL, "oauth_pkce_enabled": True},
+            }
+        ]
+        if PITBOSS_OIDC_SERVER_URL
+        else [],
+    }
+}
+SOCIALACCOUNT_AUTO_SIGNUP = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False
+SOCIALACCOUNT_LOGIN_ON_GET = False  # the sign-in page posts; a link asks first
+SOCIALACCOUNT_STORE_TOKENS = False
+PITBOSS_OIDC_GROUP_ROLES = env_pairs("PITBOSS_OIDC_GROUP_ROLES", {})
+PITBOSS_OIDC_GROUPS_CLAIM = env_str("PITBOSS_OIDC_GROUPS_CLAIM", "groups")
+# The provider's `amr` values (RFC 8176) taken as a second factor, so that its users enrol no Pitboss
+# TOTP; none by default: every user of a role above enrols one.
+PITBOSS_OIDC_TRUSTED_AMR = env_list("PITBOSS_OIDC_TRUSTED_AMR", [])
 
 # Sign-in throttling, the portal's and the admin's (accounts/sign_in.py, accounts/guesses.py, django-axes;
 # README, "Security"). Attempts are kept in the database, so every process and server counts the same.

@@ -1,3 +1,5 @@
+from allauth.account import views as allauth_views
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -8,12 +10,17 @@ from portal import errors, health
 from portal.home import home
 from portal.search import search
 
+# The admin signs in through the portal's sign-in, second factor included (before admin.site.urls reads it).
+admin.site.login = secure_admin_login(admin.site.login)
+
 urlpatterns = [
     path("", home, name="home"),
     path("healthz", health.healthz, name="healthz"),
     path("search/", search, name="search"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Signing in is django-allauth's (passwords, the second factor, single sign-on): its pages under
+    # accounts/, the sign-in and sign-out also under the names the portal has always used.
+    path("accounts/login/", allauth_views.login, name="login"),
+    path("accounts/logout/", allauth_views.logout, name="logout"),
     path(
         "accounts/password/",
         auth_views.PasswordChangeView.as_view(http_method_names=PAGE_METHODS),
@@ -21,6 +28,7 @@ urlpatterns = [
     ),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("accounts/", include("accounts.urls")),
+    path("accounts/", include("accounts.sign_in_urls")),
     path("admin/", admin.site.urls),
     path("tables/", include("tables.urls")),
     path("limits/", include("limits.urls")),

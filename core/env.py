@@ -56,6 +56,23 @@ def env_list(name: str, default: list[str], *, environ: Environ | None = None) -
     return items
 
 
+def env_pairs(name: str, default: dict[str, str], *, environ: Environ | None = None) -> dict[str, str]:
+    """Comma-separated `key=value` pairs, e.g. "floor-supervisors=supervisor,compliance=compliance";
+    a pair without `=`, an empty side or a key given twice is an error."""
+    value = env_str(name, environ=environ)
+    if value is None:
+        return dict(default)
+    pairs: dict[str, str] = {}
+    for item in value.split(","):
+        key, equals, item_value = (part.strip() for part in item.partition("="))
+        if not equals or not key or not item_value:
+            raise ImproperlyConfigured(f"{name}: {item.strip()!r} is not key=value.")
+        if key in pairs:
+            raise ImproperlyConfigured(f"{name} names {key!r} twice.")
+        pairs[key] = item_value
+    return pairs
+
+
 def env_int(name: str, default: int, *, minimum: int = 0, environ: Environ | None = None) -> int:
     """A whole number, at least `minimum`."""
     value = env_str(name, environ=environ)

@@ -9,6 +9,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.generic import DetailView
 
+from accounts.second_factor import FreshCodeRequiredMixin
 from core.form_views import ServiceFormMixin
 from core.views import PermissionRequiredMixin
 
@@ -68,11 +69,14 @@ class ReportRunDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailVie
         return context
 
 
-class ReportRunSignView(ServiceFormMixin, ReportRunDetailView):
+class ReportRunSignView(FreshCodeRequiredMixin, ServiceFormMixin, ReportRunDetailView):
     """POST only: compliance signs the run off; refused, the run's page shows why beside the form."""
 
     permission_required = ("reports.view_reportrun", SIGN)
     http_method_names = ["post"]
+
+    def decision_page(self) -> str:
+        return reverse("reports:run_detail", args=[self.kwargs["pk"]])
 
     def post(self, request, *args, **kwargs):
         self.object = self.get_object()

@@ -5,6 +5,7 @@ rounds.void_views). The services decide, or refuse with the reason; the views on
 from django import forms
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.functional import cached_property
 
 from core.form_views import ServiceFormMixin
@@ -58,6 +59,10 @@ class ProposalDecisionMixin(ServiceFormMixin):
 
     def decided_message(self, decided) -> str:
         raise NotImplementedError
+
+    def decision_page(self) -> str:
+        """Where one comes back to after giving a code (accounts.second_factor.FreshCodeRequiredMixin)."""
+        return reverse(self.detail_route, kwargs={"pk": self.kwargs["pk"]})
 
     def post(self, request, *args, **kwargs):
         self.object = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])

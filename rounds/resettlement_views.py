@@ -10,6 +10,7 @@ from django.shortcuts import redirect
 from django.urls import path
 from django.views.generic import DetailView
 
+from accounts.second_factor import FreshCodeRequiredMixin
 from core.form_views import ServiceFormView
 from core.forms import ReasonField
 from core.listing import BadgeColumn, FilteredListView, LocalTimeColumn
@@ -148,7 +149,7 @@ class ResettlementDetailView(LoginRequiredMixin, PermissionRequiredMixin, Detail
         return context
 
 
-class ResettlementDecisionView(ProposalDecisionMixin, ResettlementDetailView):
+class ResettlementDecisionView(FreshCodeRequiredMixin, ProposalDecisionMixin, ResettlementDetailView):
     """`step` ("approve" or "reject"): a POST of the decision form, by those who may decide (the
     service refuses the proposer). A GET shows the re-settlement page, to them only."""
 

@@ -15,6 +15,7 @@ from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.views.generic import DetailView
 
+from accounts.second_factor import FreshCodeRequiredMixin
 from core.form_views import ServiceFormView
 from core.forms import ReasonField
 from core.listing import BadgeColumn, FilteredListView, LocalTimeColumn
@@ -215,7 +216,7 @@ class VoidDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
         return context
 
 
-class VoidDecisionView(ProposalDecisionMixin, VoidDetailView):
+class VoidDecisionView(FreshCodeRequiredMixin, ProposalDecisionMixin, VoidDetailView):
     """POST only: approve or reject (`step`); a refusal shows the void page with the message."""
 
     permission_required = "rounds.decide_void"

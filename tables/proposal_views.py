@@ -14,6 +14,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.generic import TemplateView
 
+from accounts.second_factor import FreshCodeRequiredMixin
 from core.filters import positive_number
 from core.form_views import ServiceFormMixin
 from core.templatetags.pitboss import local_time_text
@@ -98,7 +99,7 @@ STEPS = {
 }
 
 
-class ConfigurationDecisionView(ServiceFormMixin, ConfigurationProposalView):
+class ConfigurationDecisionView(FreshCodeRequiredMixin, ServiceFormMixin, ConfigurationProposalView):
     """GET: the same page, to those who may decide. POST: the decision `step` (STEPS) on the version the
     page showed (its `version` field)."""
 
@@ -106,6 +107,9 @@ class ConfigurationDecisionView(ServiceFormMixin, ConfigurationProposalView):
 
     def get_permission_required(self):
         return [STEPS[self.step][1]]
+
+    def decision_page(self) -> str:
+        return reverse("tables:configuration_proposal", args=[self.kwargs["code"]])
 
     def post(self, request, *args, **kwargs):
         table = self.get_table()

@@ -8,9 +8,11 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from accounts.roles import ROLE_SLUGS
+from accounts.second_factor import required_for
 from accounts.services import user_create
 from limits.services import personal_limit_set, player_create, table_limit_set
 from tables.services import table_create
+from tests.second_factor_support import deciding_client, enrolled_if_required
 
 ROLES = tuple(ROLE_SLUGS)  # supervisor, compliance, customer_service, game_server
 
@@ -18,14 +20,19 @@ ROLES = tuple(ROLE_SLUGS)  # supervisor, compliance, customer_service, game_serv
 def user(role: str = "supervisor"):
     username = f"api-{role}"
     existing = get_user_model().objects.filter(username=username).first()
-    return existing or user_create(username=username, password="pw-" + username, role=ROLE_SLUGS[role])
+    made = existing or user_create(username=username, password="pw-" + username, role=ROLE_SLUGS[role])
+    return enrolled_if_required(made)  # supervisors and compliance have a second factor
 
 
 def client_as(role: str | None) -> APIClient:
     """A client logged in as `role` (None: anonymous)."""
+    if role is None:
+        return APIClient()
+    member = user(role)
+    if required_for(member):  # signed in with a code just checked, so that they may decide
+        return deciding_client(member, APIClient)
     client = APIClient()
-    if role is not None:
-        client.force_authenticate(user(role))
+    client.force_authenticate(member)
     return client
 
 

@@ -240,6 +240,16 @@ def _public_sheets_unthrottled(settings):
     settings.PITBOSS_SHEET_REQUESTS_PER_MINUTE = 0
 
 
+@pytest.fixture(autouse=True)
+def _codes_used_forgotten():
+    """A second-factor code is accepted once: django-allauth remembers the used ones in the cache for
+    their period. Each test starts with none remembered, as its database starts with no users (whose
+    ids, and so the cache's keys, the next test may give again)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, request, tmp_path_factory):
     """On SQLite, the test database is a file, not Django's default in-memory one. In memory, the

@@ -11,6 +11,7 @@ from accounts.roles import ROLE_SLUGS
 from accounts.services import user_create
 from limits.services import player_create, table_limit_set
 from tables.services import table_create
+from tests.second_factor_support import enrolled_if_required
 
 GAME_OF_CODE = {"DLX1": "deluxe", "BND1": "boundless", "CLS1": "classic", "MPB1": "multiplayer"}
 
@@ -18,7 +19,8 @@ GAME_OF_CODE = {"DLX1": "deluxe", "BND1": "boundless", "CLS1": "classic", "MPB1"
 def user(role: str = "supervisor", username: str | None = None):
     username = username or f"{role}-user"
     existing = get_user_model().objects.filter(username=username).first()
-    return existing or user_create(username=username, password="pw-" + username, role=ROLE_SLUGS[role])
+    made = existing or user_create(username=username, password="pw-" + username, role=ROLE_SLUGS[role])
+    return enrolled_if_required(made)  # supervisors and compliance have a second factor
 
 
 def table(code: str = "DLX1", *, game: str | None = None, currency: str = "EUR", limits=None):

@@ -35,7 +35,7 @@ HERE, ELSEWHERE, HOME = "192.0.2.10", "198.51.100.20", "203.0.113.7"
 
 
 def sign_in(username: str, password: str, address: str = HERE, url: str = LOGIN, **headers):
-    return Client().post(url, {"username": username, "password": password}, REMOTE_ADDR=address, **headers)
+    return Client().post(url, {"login": username, "password": password}, REMOTE_ADDR=address, **headers)
 
 
 def signed_in(response) -> bool:

@@ -137,8 +137,8 @@ def test_a_stronger_hash_of_the_same_password_at_sign_in_revokes_nothing(complia
         "django.contrib.auth.hashers.PBKDF2PasswordHasher",
         "django.contrib.auth.hashers.MD5PasswordHasher",
     ]
-    signed_in = Client().post("/accounts/login/", {"username": compliance.username, "password": PASSWORD})
-    assert signed_in.status_code == 302
+    signed_in = Client().post("/accounts/login/", {"login": compliance.username, "password": PASSWORD})
+    assert signed_in.status_code == 302  # the password right: on to the code
     compliance.refresh_from_db()
     assert identify_hasher(compliance.password).algorithm == "pbkdf2_sha256"  # it was re-hashed
     assert status(key) == 200

@@ -20,6 +20,7 @@ from tests.cache_support import answer, breaker, clock, production_cache_setting
 from tests.factories import user
 from tests.fixtures import round_document
 from tests.minute_support import twenty_seconds_into_a_minute
+from tests.second_factor_support import signed_in_with_code
 
 pytestmark = [pytest.mark.django_db, pytest.mark.redis_server, pytest.mark.usefixtures("demo")]
 STAKE = {"player": "P1001", "table": "DLX1", "kind": "main", "amount": "10.00"}
@@ -48,7 +49,7 @@ def token_client(username: str) -> APIClient:
 
 def signed_in(username: str = "compliance") -> Client:
     client = Client()
-    response = client.post(reverse("login"), {"username": username, "password": f"{username}-demo"})
+    response = signed_in_with_code(client, user(username=username), password=f"{username}-demo")
     assert response.status_code == 302, response.content
     return client
 
@@ -86,7 +87,7 @@ def staff_answers(round_id: str) -> list:
     """Signing in (the sign-in page, then its POST), the round list and a round page."""
     client = Client()
     login_page = client.get(reverse("login"))
-    sign_in = client.post(reverse("login"), {"username": "compliance", "password": "compliance-demo"})
+    sign_in = signed_in_with_code(client, user(username="compliance"), password="compliance-demo")
     pages = [reverse("rounds:round_list"), reverse("rounds:round_detail", args=[round_id])]
     return [answer(login_page), (sign_in.status_code, sign_in["Location"])] + [
         answer(client.get(page)) for page in pages

@@ -26,7 +26,9 @@ from pathlib import Path
 import pytest
 
 from demo.management.commands.demo_run import group_alive
+from demo.second_factor import totp_code
 from tests.benchmarks.support import free_port
+from tests.second_factor_support import CODE_AT_SIGN_IN, secret_of
 
 REPO = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -157,9 +159,12 @@ def test_a_report_run_is_queued_to_the_worker_and_ctrl_c_stops_all_three(demo):
         groups = runner.wait_for_pids()
         browser = Browser(f"http://127.0.0.1:{port}")
         browser.wait_until_served(runner)
-        signed_in = browser.post_form(
-            "/accounts/login/", {"username": "compliance", "password": "compliance-demo"}
+        asked_for_code = browser.post_form(
+            "/accounts/login/", {"login": "compliance", "password": "compliance-demo"}
         )
+        assert asked_for_code.url.endswith(CODE_AT_SIGN_IN), asked_for_code.url  # compliance has one
+        code = totp_code(secret_of("compliance"), time.time())
+        signed_in = browser.post_form(CODE_AT_SIGN_IN, {"code": code})
         assert signed_in.url.endswith("/"), signed_in.url
 
         asked = time.monotonic()

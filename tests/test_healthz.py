@@ -117,8 +117,8 @@ def test_public_read_only_never_throttled_nor_locked_out(settings):
     address = {"REMOTE_ADDR": "203.0.113.9"}
     guesser = Client(**address)
     for attempt in range(django_settings.PITBOSS_SIGN_IN_FAILURE_LIMIT + 1):
-        guesser.post(reverse("login"), {"username": "nobody", "password": f"guess-{attempt}"})
-    assert guesser.post(reverse("login"), {"username": "nobody", "password": "x"}).status_code == 429
+        guesser.post(reverse("login"), {"login": "nobody", "password": f"guess-{attempt}"})
+    assert guesser.post(reverse("login"), {"login": "nobody", "password": "x"}).status_code == 429
     assert checked(guesser)[0] == 200  # the locked-out address
     signed_in = Client()
     signed_in.force_login(user("supervisor"))

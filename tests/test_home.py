@@ -31,7 +31,7 @@ def test_the_login_page_renders_with_the_local_stylesheet(client):
     response = client.get(reverse("login"))
     assert response.status_code == 200
     html = response.content.decode()
-    assert 'name="username"' in html
+    assert 'name="login"' in html
     assert "/static/css/pitboss.css" in html
     assert "http://" not in html and "https://" not in html
 
@@ -48,7 +48,7 @@ def test_the_home_page_greets_a_signed_in_user(client, django_user_model):
 @pytest.mark.django_db
 def test_a_user_logs_in_and_lands_on_the_home_page(client, django_user_model):
     django_user_model.objects.create_user(username="compliance", password="pw-for-tests-only")
-    response = client.post(reverse("login"), {"username": "compliance", "password": "pw-for-tests-only"})
+    response = client.post(reverse("login"), {"login": "compliance", "password": "pw-for-tests-only"})
     assert response.status_code == 302
     assert response["Location"] == reverse("home")
 

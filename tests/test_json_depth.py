@@ -34,6 +34,8 @@ from tests.test_permissions import (
     is_api,
     matrix,
     roles_of,
+    sessions_close,
+    sessions_open,
     stored,
     url_names,
 )
@@ -57,7 +59,10 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
     reports_dir = tmp_path_factory.mktemp("reports")
     with django_db_blocker.unblock(), override_settings(PITBOSS_REPORTS_DIR=reports_dir):
         with transaction.atomic():
-            yield build_world(reports_dir)
+            built = build_world(reports_dir)
+            sessions_open()
+            yield built
+            sessions_close()
             transaction.set_rollback(True)
 
 

@@ -35,6 +35,7 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 from django import forms
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import transaction
@@ -282,6 +283,8 @@ def url_of(name: str, pattern: URLPattern) -> str:
     from rounds.models import Round
 
     kwargs = {}
+    if name.startswith("openid_connect_"):  # single sign-on's provider, named in an outer pattern
+        kwargs["provider_id"] = django_settings.PITBOSS_OIDC_PROVIDER_ID
     for key in pattern.pattern.regex.groupindex:
         if key == "code":
             kwargs[key] = "CLS1"  # the table with a configuration proposal

@@ -34,11 +34,19 @@ from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
+from accounts.roles import ROLE_SLUGS
 from core.gaming_day import last_closed_gaming_day
 from limits.models import PersonalLimit, TableLimit
 from tables.models import ConfigurationOdds, TableConfiguration
 from tables.services import table_set_status
 from tests.factories import player, report_rows, table, user
+from tests.second_factor_support import ENROL
+from tests.walk_support import (
+    OWN_SECOND_FACTOR_PAGES,
+    SIGN_IN_PAGES,
+    RoleSessions,
+    unenrolled_client,
+)
 
 S, C, CS, GS = "supervisor", "compliance", "customer_service", "game_server"
 ROLES = (S, C, CS, GS)
@@ -242,7 +250,8 @@ PUBLIC_SHEETS = {
     "api:table-rules",
 }
 # /healthz (portal/health.py), for monitors: GET and HEAD, tested in tests/test_healthz.py.
-PUBLIC = {"login", "logout", "healthz", *PUBLIC_SHEETS}
+# Signing in and one's own second factor (tests/walk_support.py) are for anyone or any signed-in user.
+PUBLIC = {"login", "logout", "healthz", *PUBLIC_SHEETS, *SIGN_IN_PAGES}
 REPORT_MODELS = ("reportrun", "dailyfigures", "dailytablesummary", "dailyexposure", "reportdocument")
 # The rows a refused request must leave as they were: every model of these apps.
 STORED_APPS = {
@@ -371,7 +380,7 @@ def roles_of(rule) -> frozenset:
 
 
 def test_every_url_is_in_the_matrix():
-    names = set(url_names()) - PUBLIC
+    names = set(url_names()) - PUBLIC - OWN_SECOND_FACTOR_PAGES
     missing = sorted(names - set(matrix()))
     gone = sorted(set(matrix()) - names)
     assert not missing and not gone, (
@@ -386,8 +395,25 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
     reports_dir = tmp_path_factory.mktemp("reports")
     with django_db_blocker.unblock(), override_settings(PITBOSS_REPORTS_DIR=reports_dir):
         with transaction.atomic():
-            yield build_world(reports_dir)
+            built = build_world(reports_dir)
+            sessions_open()
+            yield built
+            sessions_close()
             transaction.set_rollback(True)
+
+
+def sessions_open() -> None:
+    """Each role signs in through the pages once, with a code where it needs one (client_as); in a
+    module's `world`, after build_world (tests/test_json_depth.py's too)."""
+    global SESSIONS
+    walker = get_user_model().objects.get(username="walker")
+    SESSIONS = RoleSessions({**{role: user(role) for role in ROLES}, "walker": walker})
+    SESSIONS.sign_in_all()
+
+
+def sessions_close() -> None:
+    global SESSIONS
+    SESSIONS = None
 
 
 def build_world(reports_dir) -> dict:
@@ -399,7 +425,7 @@ def build_world(reports_dir) -> dict:
 
     for role in ROLES:
         user(role)
-    get_user_model().objects.create_superuser("walker", password=None)
+    get_user_model().objects.create_superuser("walker", password="pw-walker")
     dlx = table("DLX1")
     table("CLS1")
     # Opened once, so its rule sheet is public (sheets.opening), and closed again as the walk expects.
@@ -592,11 +618,12 @@ def send(client: APIClient, method: str, url: str, body: dict, api: bool):
     return getattr(client, method.lower())(url)
 
 
+SESSIONS: RoleSessions | None = None  # the roles' sessions, signed in by `world`
+
+
 def client_as(role: str | None) -> APIClient:
-    client = APIClient()
-    if role:
-        client.force_login(user(role))
-    return client
+    """Anonymous, or in the role's session: signed in through the pages, with a code (walk_support)."""
+    return SESSIONS.client(role) if role else APIClient()
 
 
 def allowed_methods(response) -> set[str] | None:
@@ -608,7 +635,7 @@ def allowed_methods(response) -> set[str] | None:
 def test_every_method_a_route_takes_is_in_the_matrix(world):
     """The view's Allow header, asked as a superuser, is exactly the methods its entry lists."""
     walker = APIClient(raise_request_exception=False)
-    walker.force_login(get_user_model().objects.get(username="walker"))
+    walker.cookies = SESSIONS.client("walker").cookies  # signed in through the pages too
     problems = []
     for name, entry in sorted(matrix().items()):
         response = walker.options(reverse(name, kwargs=arguments(name, world)))
@@ -738,4 +765,22 @@ def test_the_rule_sheets_are_public_and_read_only(name, world):
     before = stored()
     for method in WRITES:
         assert send(anonymous, method, url, {}, is_api(name)).status_code == 405, method
+    assert stored() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", [S, C])
+def test_a_role_that_needs_a_second_factor_reaches_nothing_before_enrolling(role, world):
+    """Signed in with the password alone (no authenticator yet): every page the role may read sends
+    to enrolment, every endpoint refuses (403), and nothing is stored."""
+    client = unenrolled_client(ROLE_SLUGS[role], f"{role}-unenrolled")
+    before = stored()
+    for name, entry in sorted(matrix().items()):
+        if "GET" not in entry or role not in roles_of(entry["GET"]):
+            continue
+        response = client.get(reverse(name, kwargs=arguments(name, world)))
+        if is_api(name):
+            assert response.status_code == 403, (name, response.status_code)
+        else:
+            assert response.status_code == 302 and response["Location"] == ENROL, (name, response.status_code)
     assert stored() == before

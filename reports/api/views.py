@@ -11,6 +11,7 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from accounts.second_factor import CODE_HEADER_PARAMETER, FreshCode
 from core.api import ModelPermissions, has_permission, validated
 from core.api_decisions import TransitionRefusalMixin
 from reports.filtersets import (
@@ -43,7 +44,10 @@ from .serializers import (
 
 SIGN_REFUSED = {
     400: OpenApiResponse(description="No comment, or a run of figures only: the field and why."),
-    403: OpenApiResponse(description="Only compliance signs a run off."),
+    403: OpenApiResponse(
+        description="Only compliance signs a run off, with a fresh code from their authenticator "
+        "(the Pitboss-Code header)."
+    ),
     409: OpenApiResponse(description="The run is signed already, superseded, running or failed."),
 }
 
@@ -63,7 +67,7 @@ class ReportRunViewSet(
         if self.action == "create":
             return [has_permission("reports.run_report")()]
         if self.action == "sign":
-            return [has_permission(SIGN)()]
+            return [has_permission(SIGN)(), FreshCode()]
         return [ModelPermissions()]
 
     @extend_schema(request=ReportRunStartSerializer, responses={202: ReportRunSerializer})
@@ -78,7 +82,10 @@ class ReportRunViewSet(
         return Response(ReportRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(
-        request=ReportSignSerializer, responses={200: ReportRunSerializer, **SIGN_REFUSED}, filters=False
+        request=ReportSignSerializer,
+        responses={200: ReportRunSerializer, **SIGN_REFUSED},
+        filters=False,
+        parameters=[CODE_HEADER_PARAMETER],
     )
     @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
     def sign(self, request, pk=None):

@@ -7,6 +7,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
+from accounts.second_factor import CODE_HEADER_PARAMETER, FreshCode
 from core.api import (
     InputSerializer,
     MoneyField,
@@ -20,7 +21,10 @@ from rounds.models import Adjustment, Resettlement
 
 REFUSED = {
     400: OpenApiResponse(description="Bad input: the field and why."),
-    403: OpenApiResponse(description="Not allowed (or deciding your own proposal)."),
+    403: OpenApiResponse(
+        description="Not allowed, deciding your own proposal, or deciding without a fresh code from your "
+        "authenticator (the Pitboss-Code header)."
+    ),
     409: OpenApiResponse(description="The re-settlement or round does not allow this step."),
 }
 
@@ -104,13 +108,15 @@ class ResettlementViewSet(
 
 @extend_schema_view(
     post=extend_schema(
-        request=ResettlementDecisionSerializer, responses={200: ResettlementSerializer, **REFUSED}
+        request=ResettlementDecisionSerializer,
+        responses={200: ResettlementSerializer, **REFUSED},
+        parameters=[CODE_HEADER_PARAMETER],
     )
 )
 class ResettlementDecisionView(DecisionView):
     queryset = resettlements()
     serializer_class = ResettlementSerializer
-    permission_classes = [has_permission("rounds.decide_resettlement")]
+    permission_classes = [has_permission("rounds.decide_resettlement"), FreshCode]
     decision_serializer = ResettlementDecisionSerializer
     proposal_argument = "resettlement"
 

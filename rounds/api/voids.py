@@ -8,6 +8,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
+from accounts.second_factor import CODE_HEADER_PARAMETER, FreshCode
 from core.api import InputSerializer, ModelPermissions, MoneyField, has_permission, validated
 from core.api_decisions import DecisionView, TransitionRefusalMixin
 from rounds import services
@@ -132,12 +133,16 @@ class VoidViewSet(
 
 
 @extend_schema_view(
-    post=extend_schema(request=VoidDecisionSerializer, responses={200: VoidDetailSerializer, **REFUSED})
+    post=extend_schema(
+        request=VoidDecisionSerializer,
+        responses={200: VoidDetailSerializer, **REFUSED},
+        parameters=[CODE_HEADER_PARAMETER],
+    )
 )
 class VoidDecisionView(DecisionView):
     queryset = voids_with_lines()
     serializer_class = VoidDetailSerializer
-    permission_classes = [has_permission("rounds.decide_void")]
+    permission_classes = [has_permission("rounds.decide_void"), FreshCode]
     decision_serializer = VoidDecisionSerializer
     proposal_argument = "void"
 

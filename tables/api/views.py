@@ -5,6 +5,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.response import Response
 
+from accounts.second_factor import CODE_HEADER_PARAMETER, FreshCode
 from core.api import has_permission, validated
 from core.api_decisions import DecisionView, TransitionRefusalMixin
 from tables import services
@@ -122,7 +123,10 @@ class TableConfigurationListView(TableNestedMixin, generics.ListAPIView):
 
 REFUSED = {
     400: OpenApiResponse(description="Bad input: the field and why."),
-    403: OpenApiResponse(description="Not your role's step, or deciding your own proposal."),
+    403: OpenApiResponse(
+        description="Not your role's step, deciding your own proposal, or deciding without a fresh code "
+        "from your authenticator (the Pitboss-Code header)."
+    ),
     409: OpenApiResponse(
         description="The version does not allow this step now: decided already, its odds still being "
         "computed, or an approval of the RTP guardrail missing or not needed."
@@ -132,13 +136,15 @@ REFUSED = {
 
 @extend_schema_view(
     post=extend_schema(
-        request=ConfigurationDecisionSerializer, responses={200: TableConfigurationSerializer, **REFUSED}
+        request=ConfigurationDecisionSerializer,
+        responses={200: TableConfigurationSerializer, **REFUSED},
+        parameters=[CODE_HEADER_PARAMETER],
     )
 )
 class ConfigurationDecisionView(DecisionView):
     queryset = CONFIGURATIONS
     serializer_class = TableConfigurationSerializer
-    permission_classes = [has_permission("tables.decide_tableconfiguration")]
+    permission_classes = [has_permission("tables.decide_tableconfiguration"), FreshCode]
     decision_serializer = ConfigurationDecisionSerializer
     proposal_argument = "configuration"
 
@@ -157,7 +163,7 @@ class ConfigurationRejectView(ConfigurationDecisionView):
 
 
 class ComplianceDecisionView(ConfigurationDecisionView):
-    permission_classes = [has_permission(APPROVE_RTP_FALL)]
+    permission_classes = [has_permission(APPROVE_RTP_FALL), FreshCode]
 
 
 class ConfigurationComplianceApproveView(ComplianceDecisionView):

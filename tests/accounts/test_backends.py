@@ -7,6 +7,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import AnonymousUser, Group, Permission
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from accounts.backends import RoleBackend, role_names
 from accounts.roles import COMPLIANCE, CUSTOMER_SERVICE, SUPERVISOR, user_role
@@ -52,12 +53,16 @@ def test_one_query_for_permissions_and_roles_in_a_request():
 
 
 def test_a_changed_role_holds_from_the_next_page_on(client):
-    """Nothing is kept between requests: the next page reads the user's roles afresh."""
+    """Nothing is kept between requests: the next page reads the user's roles afresh. A change of
+    role also ends the user's sessions (issue 53): they sign in again, in their new role."""
     person = user("supervisor")
     client.force_login(person)
     page = client.get("/tables/")
     assert page.status_code == 200 and f"· {SUPERVISOR}" in page.content.decode()
     person.groups.set([Group.objects.get(name=CUSTOMER_SERVICE)])
+    signed_out = client.get("/tables/")
+    assert signed_out.status_code == 302 and signed_out["Location"].startswith(reverse("login"))
+    client.force_login(person)
     assert client.get("/tables/").status_code == 403
     assert f"· {CUSTOMER_SERVICE}" in client.get("/limits/players/").content.decode()
     Group.objects.get(name=CUSTOMER_SERVICE).permissions.remove(

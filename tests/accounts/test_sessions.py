@@ -24,6 +24,7 @@ from django.urls import reverse
 from freezegun import freeze_time
 
 from tests.factories import user
+from tests.second_factor_support import signed_in_with_code
 
 pytestmark = pytest.mark.django_db
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -69,9 +70,7 @@ def engine(request, settings):
 
 def signed_in(person, password=None) -> Client:
     client = Client()
-    response = client.post(
-        reverse("login"), {"username": person.username, "password": password or f"pw-{person.username}"}
-    )
+    response = signed_in_with_code(client, person, password)  # the password, then the code
     assert response.status_code == 302, response.content
     assert client.get(PAGE).status_code == 200
     return client

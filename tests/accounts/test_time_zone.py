@@ -22,6 +22,7 @@ from accounts.time_zones import COMMON_TIME_ZONES, SESSION_KEY, time_zone_names
 from rounds.filtersets import RoundFilterSet
 from rounds.models import Round
 from tests.factories import user
+from tests.second_factor_support import signed_in_with_code
 
 pytestmark = pytest.mark.django_db
 PREFERENCES = "/accounts/preferences/"
@@ -29,9 +30,8 @@ PREFERENCES = "/accounts/preferences/"
 
 def signed_in(username: str = "supervisor-user", role: str = "supervisor") -> Client:
     """A client signed in through the login page, as a browser is."""
-    user(role, username)
     client = Client()
-    response = client.post(reverse("login"), {"username": username, "password": f"pw-{username}"})
+    response = signed_in_with_code(client, user(role, username))  # the password, then the code
     assert response.status_code == 302, response.content[:300]
     return client
 

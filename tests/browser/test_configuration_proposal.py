@@ -14,6 +14,7 @@ from tables.models import TableConfiguration
 from tables.selectors import configuration_in_force
 from tests import factories
 from tests.browser.conftest import log_in, screenshot
+from tests.second_factor_support import enrolled_if_required
 
 pytestmark = pytest.mark.browser
 
@@ -22,8 +23,10 @@ pytestmark = pytest.mark.browser
 def deluxe(transactional_db):
     table = factories.table("DLX1")  # its version 1's odds are worked out as it commits
     for username in ("ana", "ben"):
-        user_create(username=username, password=f"{username}-pw-demo", role="Supervisor")
-    user_create(username="clara", password="clara-pw-demo", role="Compliance")
+        enrolled_if_required(
+            user_create(username=username, password=f"{username}-pw-demo", role="Supervisor")
+        )
+    enrolled_if_required(user_create(username="clara", password="clara-pw-demo", role="Compliance"))
     return table
 
 

@@ -11,6 +11,7 @@ from accounts.services import user_create
 from limits.models import PersonalLimit, Player
 from limits.services import personal_limit_set, player_create, table_limit_set
 from tables.services import table_create
+from tests.second_factor_support import enrolled_if_required
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +20,7 @@ ROLES = {"supervisor": "Supervisor", "compliance": "Compliance", "customer_servi
 
 def user(role: str):
     found = get_user_model().objects.filter(username=role).first()
-    return found or user_create(username=role, password="pw-" + role, role=ROLES[role])
+    return found or enrolled_if_required(user_create(username=role, password="pw-" + role, role=ROLES[role]))
 
 
 def login(client, role: str):

@@ -19,6 +19,7 @@ from notifications.services import send_test, subscription_save
 from tables.models import Table
 from tests.factories import table
 from tests.notifications.support import mail_settings, smtp_server, wait_for
+from tests.second_factor_support import enrolled_if_required
 
 pytestmark = pytest.mark.django_db
 
@@ -39,8 +40,8 @@ def mail(settings, smtp):
 @pytest.fixture
 def people(db):
     def person(username, role, email="{}@casino.example", active=True):
-        user = user_create(
-            username=username, password=f"pw-{username}", role=role, email=email.format(username)
+        user = enrolled_if_required(
+            user_create(username=username, password=f"pw-{username}", role=role, email=email.format(username))
         )
         if not active:
             user.is_active = False

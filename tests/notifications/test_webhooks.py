@@ -31,6 +31,7 @@ from notifications.tasks import deliveries_retry_task
 from tables.models import Table
 from tests.factories import table
 from tests.notifications.support import WEBHOOK_TIMEOUT_SECONDS, webhook_receiver
+from tests.second_factor_support import enrolled_if_required
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +52,9 @@ def webhooks_on(settings):
 @pytest.fixture
 def owner(db):
     table("CLS1")
-    return user_create(username="sam", password="pw-sam", role=SUPERVISOR, email="sam@casino.example")
+    return enrolled_if_required(
+        user_create(username="sam", password="pw-sam", role=SUPERVISOR, email="sam@casino.example")
+    )
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ from tests.notifications.support import (
     wait_for,
     webhook_receiver,
 )
+from tests.second_factor_support import enrolled_if_required
 
 pytestmark = [
     pytest.mark.postgres,
@@ -57,7 +58,9 @@ def worker(settings, peers):
 def test_a_slow_and_a_failing_receiver_keep_no_other_delivery_waiting(worker, peers):
     smtp, receiver = peers
     cls1 = table("CLS1")
-    owner = user_create(username="sam", password="pw-sam", role=SUPERVISOR, email="sam@casino.example")
+    owner = enrolled_if_required(
+        user_create(username="sam", password="pw-sam", role=SUPERVISOR, email="sam@casino.example")
+    )
     endpoints = {}
     for name, mode in (("slow", "slow"), ("failing", "failing"), ("good", "ok")):
         endpoints[name], secret = endpoint_create(owner=owner, name=name, url=receiver.url(mode, name))

@@ -30,6 +30,7 @@ from tests.ledger.support import problems, sql
 from tests.pdf_text import pdf_text
 from tests.reports.corrections import resettle
 from tests.reports.test_jobs import DAY, demo_day_ingest
+from tests.second_factor_support import code_checked
 
 pytestmark = pytest.mark.django_db
 
@@ -81,11 +82,12 @@ def test_the_runs_starter_signs_it_and_the_signed_edition_of_its_pdfs_carries_th
         assert "Sign-off" in made and "Not signed" in made and "Signed by" not in made
 
     client.force_login(officer)
+    code_checked(client, officer)  # signing off needs a code checked lately
     page = text(client.get(reverse("reports:run_detail", args=[run.pk])))
     assert "Sign the run off" in page and reverse("reports:run_sign", args=[run.pk]) in page
     with django_capture_on_commit_callbacks(execute=True):  # the signed edition's task, eagerly
         response = client.post(reverse("reports:run_sign", args=[run.pk]), {"comment": "Figures checked."})
-    assert response.status_code == 302
+    assert (response.status_code, response["Location"]) == (302, reverse("reports:run_detail", args=[run.pk]))
 
     sign_off = ReportSignOff.objects.get(run=run)
     assert (sign_off.signed_by, sign_off.comment) == (officer, "Figures checked.")
@@ -151,6 +153,7 @@ def test_a_sign_off_is_given_once_and_never_withdrawn(client, stored_run):
     response = api.post(f"/api/reports/runs/{stored_run.pk}/sign/", {"comment": "Again."}, format="json")
     assert response.status_code == 409 and "given once" in response.json()["run"][0]
     client.force_login(officer)
+    code_checked(client, officer)
     response = client.post(reverse("reports:run_sign", args=[stored_run.pk]), {"comment": "Again."})
     assert response.status_code == 409 and "given once" in text(response)
     # No way to take it back: the API has no DELETE, PUT or PATCH on a run, the admin no sign-off,
@@ -180,6 +183,7 @@ def test_a_superseded_failed_running_or_figures_only_run_is_refused_naming_why(c
     )  # fmt: skip
     api = client_as("compliance")
     client.force_login(officer)
+    code_checked(client, officer)
     for run, status, why in (
         (stored_run, 409, f"superseded by run {newer.pk}"),
         (failed, 409, "is failed: only a succeeded run is signed"),

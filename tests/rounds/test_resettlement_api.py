@@ -5,6 +5,7 @@ from rest_framework.test import APIClient
 
 from rounds.models import Adjustment, Resettlement
 from tests.rounds.corrections_support import corrections_urls, demo, demo_user, wrongly_paid  # noqa: F401
+from tests.second_factor_support import deciding_client
 
 pytestmark = pytest.mark.usefixtures("demo")
 
@@ -14,6 +15,12 @@ def client(username):
     if username:
         api.force_authenticate(demo_user(username))
     return api
+
+
+def decider(username):
+    """A client that may decide: signed in as `username` with a code just checked (deciding needs
+    one, accounts.second_factor.FreshCode). Each code is accepted once: one such client per test."""
+    return deciding_client(demo_user(username), APIClient) if username else APIClient()
 
 
 def propose(round_id, reason="D23-1 short by 5.00", username="compliance"):
@@ -31,7 +38,7 @@ def test_compliance_proposes_and_a_supervisor_approves():
         "compliance",
         "DLX1",
     )
-    approved = client("supervisor").post(f"/api/resettlements/{body['id']}/approve", {"comment": "ok"})
+    approved = decider("supervisor").post(f"/api/resettlements/{body['id']}/approve", {"comment": "ok"})
     assert approved.status_code == 200, approved.json()
     assert approved.json()["status"] == "approved"
     assert approved.json()["adjustments"][0]["bet"] == "D23-1-W"
@@ -43,7 +50,7 @@ def test_compliance_proposes_and_a_supervisor_approves():
 
 def test_a_supervisor_rejects():
     response = propose(wrongly_paid().round_id)
-    rejected = client("supervisor").post(
+    rejected = decider("supervisor").post(
         f"/api/resettlements/{response.json()['id']}/reject", {"comment": "no"}
     )
     assert rejected.status_code == 200 and rejected.json()["status"] == "rejected"
@@ -55,11 +62,9 @@ def test_bad_transitions_answer_409_with_a_message():
     first = propose(round_.round_id).json()
     again = propose(round_.round_id)
     assert again.status_code == 409 and "already has re-settlement" in again.json()["round"][0]
-    assert (
-        client("supervisor").post(f"/api/resettlements/{first['id']}/approve", {"comment": "ok"}).status_code
-        == 200
-    )
-    twice = client("supervisor").post(f"/api/resettlements/{first['id']}/reject", {"comment": "no"})
+    supervisor = decider("supervisor")
+    assert supervisor.post(f"/api/resettlements/{first['id']}/approve", {"comment": "ok"}).status_code == 200
+    twice = supervisor.post(f"/api/resettlements/{first['id']}/reject", {"comment": "no"})
     assert twice.status_code == 409 and "not made twice" in twice.json()["non_field_errors"][0]
     assert Resettlement.objects.get().status == "approved" and Adjustment.objects.count() == 1
 
@@ -70,7 +75,7 @@ def test_approving_your_own_is_403_with_a_message():
     compliance = demo_user("compliance")
     compliance.groups.add(Group.objects.get(name="Supervisor"))
     proposal = propose(wrongly_paid().round_id).json()
-    own = client("compliance").post(f"/api/resettlements/{proposal['id']}/approve", {"comment": "mine"})
+    own = decider("compliance").post(f"/api/resettlements/{proposal['id']}/approve", {"comment": "mine"})
     assert own.status_code == 403 and "You proposed" in own.json()["non_field_errors"][0]
     assert Resettlement.objects.get().status == "proposed"
 
@@ -117,4 +122,4 @@ def test_permissions_per_role(username, list_, propose_, decide):
     if not Resettlement.objects.exists():
         propose(round_.round_id)
     pk = Resettlement.objects.get().pk
-    assert client(username).post(f"/api/resettlements/{pk}/approve", {"comment": "ok"}).status_code == decide
+    assert decider(username).post(f"/api/resettlements/{pk}/approve", {"comment": "ok"}).status_code == decide

@@ -8,6 +8,7 @@ from django.test import Client, RequestFactory
 from rounds.correction_policy import round_corrections
 from rounds.models import Adjustment, Resettlement
 from tests.rounds.corrections_support import corrections_urls, demo, demo_user, wrongly_paid  # noqa: F401
+from tests.second_factor_support import deciding_client
 
 pytestmark = pytest.mark.usefixtures("demo")
 
@@ -17,6 +18,12 @@ def browser(username="compliance"):
     if username:
         client.force_login(demo_user(username))
     return client
+
+
+def decider(username):
+    """A browser that may decide: signed in as `username` with a code just checked (deciding needs
+    one, accounts.second_factor.FreshCodeRequiredMixin). Each code is accepted once: one per test."""
+    return deciding_client(demo_user(username))
 
 
 def corrections(round_, username):
@@ -53,7 +60,7 @@ def test_compliance_proposes_and_a_supervisor_approves():
     assert "Approve" in partial and "Propose a re-settlement" not in corrections(round_, "compliance")
     page = browser("supervisor").get(response.url).content.decode()
     assert "Approve" in page and "5.00" in page
-    decided = browser("supervisor").post(
+    decided = decider("supervisor").post(
         f"/rounds/resettlements/{resettlement.pk}/approve/", {"comment": "Checked"}, follow=True
     )
     assert "1 adjustment(s) recorded" in decided.content.decode()
@@ -66,7 +73,7 @@ def test_a_supervisor_rejects_from_the_page():
     round_ = wrongly_paid()
     browser().post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "D23-1 short"})
     pk = Resettlement.objects.get().pk
-    browser("supervisor").post(f"/rounds/resettlements/{pk}/reject/", {"comment": "Server was right"})
+    decider("supervisor").post(f"/rounds/resettlements/{pk}/reject/", {"comment": "Server was right"})
     assert Resettlement.objects.get().status == "rejected" and not Adjustment.objects.exists()
 
 
@@ -74,13 +81,14 @@ def test_refusals_are_shown_and_change_nothing():
     from django.contrib.auth.models import Group
 
     round_ = wrongly_paid()
-    client = browser()
+    # Both hats before signing in: a role change signs the user out (accounts.session_end).
+    demo_user("compliance").groups.add(Group.objects.get(name="Supervisor"))
+    client = decider("compliance")  # a code checked: the refusal is the service's, not the code's
     blank = client.post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": ""})
     assert blank.status_code == 200 and "Say why" in blank.content.decode()
     client.post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "short"})
     again = client.post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "short"})
     assert "already has re-settlement" in again.content.decode()
-    demo_user("compliance").groups.add(Group.objects.get(name="Supervisor"))
     pk = Resettlement.objects.get().pk
     own = client.post(f"/rounds/resettlements/{pk}/approve/", {"comment": "mine"})
     assert own.status_code == 403 and "You proposed re-settlement" in own.content.decode()
@@ -93,7 +101,7 @@ def test_a_refused_decision_answers_with_its_status_as_a_void_does():
     round_ = wrongly_paid()
     browser().post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "short"})
     pk = Resettlement.objects.get().pk
-    supervisor = browser("supervisor")
+    supervisor = decider("supervisor")
     blank = supervisor.post(f"/rounds/resettlements/{pk}/reject/", {"comment": ""})
     assert blank.status_code == 400 and "Say why" in blank.content.decode()
     assert supervisor.post(f"/rounds/resettlements/{pk}/reject/", {"comment": "No"}).status_code == 302
@@ -126,7 +134,7 @@ def test_the_list_filters_and_exports():
 )
 def test_permissions_per_role(username, read, propose, decide):
     round_ = wrongly_paid()
-    client = browser(username)
+    client = decider(username)
     assert client.get("/rounds/resettlements/").status_code == read
     response = client.post("/rounds/resettlements/new/", {"round": round_.round_id, "reason": "short"})
     assert response.status_code == propose
@@ -135,3 +143,5 @@ def test_permissions_per_role(username, read, propose, decide):
     pk = Resettlement.objects.get().pk
     assert client.get(f"/rounds/resettlements/{pk}/").status_code == read
     assert client.post(f"/rounds/resettlements/{pk}/approve/", {"comment": "ok"}).status_code == decide
+    # A 302 is the decision made, not a detour to give a code.
+    assert Resettlement.objects.get().status == ("approved" if decide == 302 else "proposed")

@@ -16,6 +16,7 @@ from tests.rounds.corrections_support import (  # noqa: F401
     renamed,
     wrongly_paid,
 )
+from tests.second_factor_support import enrolled_if_required
 
 pytestmark = pytest.mark.usefixtures("demo")
 
@@ -114,7 +115,7 @@ def test_it_refuses_a_cancelled_round():
 def test_it_refuses_approving_your_own_proposal():
     from accounts.services import user_create
 
-    both = user_create(username="both-hats", password="pw-both-hats", role="Supervisor")
+    both = enrolled_if_required(user_create(username="both-hats", password="pw-both-hats", role="Supervisor"))
     round_ = wrongly_paid()
     resettlement = services.resettlement_propose(round_=round_, proposed_by=both, reason="mine")
     before = snapshot(round_)

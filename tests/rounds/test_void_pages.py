@@ -17,6 +17,7 @@ from tests.rounds.corrections_support import (  # noqa: F401
     second_supervisor,
     wrongly_paid,
 )
+from tests.second_factor_support import deciding_client
 
 pytestmark = pytest.mark.usefixtures("demo")
 
@@ -25,6 +26,12 @@ def browser(username="supervisor") -> Client:
     client = Client()
     client.force_login(demo_user(username))
     return client
+
+
+def decider(username="supervisor-2", client_class=Client):
+    """A client that may decide: signed in as `username` with a code just checked (deciding needs one,
+    accounts.second_factor). Each code is accepted once: one such client per user and test."""
+    return deciding_client(demo_user(username), client_class)
 
 
 def propose(client, round_, reason="The shuffler jammed mid-round"):
@@ -53,7 +60,7 @@ def test_a_supervisor_proposes_and_another_approves():
     assert "You proposed this void" in own and "Approve the void" not in own
     other = browser("supervisor-2").get(response.url).content.decode()
     assert "Approve the void" in other and f'action="/rounds/voids/{void.pk}/approve/"' in other
-    approved = browser("supervisor-2").post(f"/rounds/voids/{void.pk}/approve/", {"comment": "Seen it"})
+    approved = decider().post(f"/rounds/voids/{void.pk}/approve/", {"comment": "Seen it"})
     assert approved.status_code == 302
     void.refresh_from_db()
     assert (void.status, void.decided_by.username) == ("approved", "supervisor-2")
@@ -68,8 +75,9 @@ def test_the_proposer_cannot_decide_and_the_refusal_is_shown():
     round_ = wrongly_paid()
     propose(browser(), round_)
     void = Void.objects.get()
+    proposer = decider("supervisor")  # with a code: the refusal is the proposer's, not the code's
     for step in ("approve", "reject"):
-        response = browser().post(f"/rounds/voids/{void.pk}/{step}/", {"comment": "mine"})
+        response = proposer.post(f"/rounds/voids/{void.pk}/{step}/", {"comment": "mine"})
         assert response.status_code == 403
         assert f"You proposed void {void.pk}" in response.content.decode()
     void.refresh_from_db()
@@ -95,13 +103,14 @@ def test_rejecting_voids_nothing_and_a_decision_needs_a_comment():
     round_ = wrongly_paid()
     propose(browser(), round_)
     void = Void.objects.get()
-    blank = browser("supervisor-2").post(f"/rounds/voids/{void.pk}/reject/", {"comment": ""})
+    other = decider()
+    blank = other.post(f"/rounds/voids/{void.pk}/reject/", {"comment": ""})
     assert blank.status_code == 400 and "Say why" in blank.content.decode()
-    rejected = browser("supervisor-2").post(f"/rounds/voids/{void.pk}/reject/", {"comment": "Not a fault"})
+    rejected = other.post(f"/rounds/voids/{void.pk}/reject/", {"comment": "Not a fault"})
     assert rejected.status_code == 302
     void.refresh_from_db()
     assert void.status == "rejected" and not VoidLine.objects.exists()
-    again = browser("supervisor-2").post(f"/rounds/voids/{void.pk}/approve/", {"comment": "changed mind"})
+    again = other.post(f"/rounds/voids/{void.pk}/approve/", {"comment": "changed mind"})
     assert again.status_code == 409 and "a decision is not made twice" in again.content.decode()
 
 
@@ -124,7 +133,7 @@ def test_the_list_filters_and_exports():
     propose(browser(), first)
     propose(browser(), second)
     void = Void.objects.get(round=second)
-    browser("supervisor-2").post(f"/rounds/voids/{void.pk}/approve/", {"comment": "ok"})
+    assert decider().post(f"/rounds/voids/{void.pk}/approve/", {"comment": "ok"}).status_code == 302
     page = browser("compliance").get("/rounds/voids/", {"status": "approved"}).content.decode()
     assert second.round_id in page and first.round_id not in page
     exported = browser("compliance").get("/rounds/voids/", {"_export": "csv"})
@@ -148,16 +157,17 @@ def test_the_api_proposes_approves_and_refuses_as_the_pages_do():
     void = created.json()
     assert (void["status"], void["proposed_by"], void["lines"]) == ("proposed", "supervisor", [])
     assert api().post("/api/voids/", body).status_code == 409  # one proposal at a time
-    own = api().post(f"/api/voids/{void['id']}/approve", {"comment": "mine"})
+    own = decider("supervisor", APIClient).post(f"/api/voids/{void['id']}/approve", {"comment": "mine"})
     assert own.status_code == 403 and "You proposed void" in own.json()["non_field_errors"][0]
     assert api("compliance").post(f"/api/voids/{void['id']}/approve", {"comment": "x"}).status_code == 403
-    approved = api("supervisor-2").post(f"/api/voids/{void['id']}/approve", {"comment": "seen"})
+    other = decider("supervisor-2", APIClient)
+    approved = other.post(f"/api/voids/{void['id']}/approve", {"comment": "seen"})
     assert approved.status_code == 200, approved.json()
     lines = approved.json()["lines"]
     assert len(lines) == round_.bet_count
     d23_1 = next(line for line in lines if line["bet"] == "D23-1-W")
     assert (d23_1["reversed_returned"], d23_1["returned_stake"], d23_1["net"]) == ("85.00", "45.00", "-40.00")
-    again = api("supervisor-2").post(f"/api/voids/{void['id']}/reject", {"comment": "late"})
+    again = other.post(f"/api/voids/{void['id']}/reject", {"comment": "late"})
     assert again.status_code == 409
     listed = api("compliance").get("/api/voids/", {"status": "approved"}).json()
     assert [v["id"] for v in listed["results"]] == [void["id"]] and "lines" not in listed["results"][0]

@@ -12,6 +12,7 @@ from tables.odds import configuration_odds_compute
 from tables.selectors import configuration_in_force
 from tests import factories
 from tests.api_support import client_as, make_table
+from tests.second_factor_support import deciding_client
 
 URL = "/api/tables/DLX1/configurations/"
 PAIR_6 = {
@@ -132,8 +133,7 @@ def test_a_second_supervisor_approves_once_the_odds_are_worked_out(supervisor):
     assert (
         supervisor.post(URL, {"changes": PAIR_6, "reason": "promotion", "seen_version": 1}).status_code == 201
     )
-    second = APIClient()
-    second.force_authenticate(factories.user("supervisor", "second-supervisor"))
+    second = deciding_client(factories.user("supervisor", "second-supervisor"), APIClient)
 
     early = decide(second, 2, "approve")
     assert early.status_code == 409 and "still being computed" in early.json()["non_field_errors"][0]
@@ -159,8 +159,7 @@ def test_a_second_supervisor_approves_once_the_odds_are_worked_out(supervisor):
 def test_a_rejection_needs_a_comment_and_a_stale_proposal_is_refused(supervisor):
     make_table()
     supervisor.post(URL, {"changes": PAIR_6, "reason": "promotion", "seen_version": 1})
-    second = APIClient()
-    second.force_authenticate(factories.user("supervisor", "second-supervisor"))
+    second = deciding_client(factories.user("supervisor", "second-supervisor"), APIClient)
     assert "comment" in decide(second, 2, "reject").json()
     rejected = decide(second, 2, "reject", comment="not this month")
     assert rejected.status_code == 200 and rejected.json()["status"] == "rejected"

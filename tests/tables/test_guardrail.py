@@ -29,6 +29,7 @@ from tables.services import (
     configuration_propose,
 )
 from tests.factories import table, user
+from tests.second_factor_support import deciding_client, enrolled_if_required
 
 pytestmark = pytest.mark.django_db
 
@@ -138,7 +139,7 @@ def test_three_people_put_it_in_force_in_turn(dlx, ana, ben, clara):
 
 
 def test_nobody_fills_two_of_the_three_places(dlx, ana, ben):
-    both = user_create(username="bo", password="pw-bo-both", role=SUPERVISOR)
+    both = enrolled_if_required(user_create(username="bo", password="pw-bo-both", role=SUPERVISOR))
     both.groups.add(*type(both.groups.first()).objects.filter(name=COMPLIANCE))
     both = type(both).objects.get(pk=both.pk)  # permissions read afresh
     own = proposed(dlx, both)
@@ -242,10 +243,9 @@ def test_the_compliance_queue_lists_proposals_past_the_guardrail(dlx, ana):
 
 def test_the_api_names_the_approvals_still_needed_and_takes_each(dlx, ana, ben, clara):
     proposal = proposed(dlx, ana)
-    as_ana, as_ben, as_clara = APIClient(), APIClient(), APIClient()
+    as_ana = APIClient()  # the proposer says why: no decision, no code
     as_ana.force_authenticate(ana)
-    as_ben.force_authenticate(ben)
-    as_clara.force_authenticate(clara)
+    as_ben, as_clara = deciding_client(ben, APIClient), deciding_client(clara, APIClient)
     body = as_ben.get(reverse("api:tableconfiguration-detail", args=[proposal.pk])).json()
     assert body["approvals"]["still_needed"] == ["reason", "compliance", "supervisor"]
     assert body["approvals"]["crosses_guardrail"] is True

@@ -11,6 +11,7 @@ from limits.services import table_limit_set
 from tables.models import Table, TableConfiguration, TableStatusChange
 from tables.services import table_create, table_set_status
 from tests.factories import configuration_approved
+from tests.second_factor_support import enrolled_if_required
 
 pytestmark = pytest.mark.django_db
 
@@ -20,8 +21,8 @@ ROLES = {"supervisor": "Supervisor", "compliance": "Compliance", "customer_servi
 def login(client, role: str):
     from django.contrib.auth import get_user_model
 
-    user = get_user_model().objects.filter(username=role).first() or user_create(
-        username=role, password="pw-" + role, role=ROLES[role]
+    user = get_user_model().objects.filter(username=role).first() or enrolled_if_required(
+        user_create(username=role, password="pw-" + role, role=ROLES[role])
     )
     client.force_login(user)
     return user
@@ -30,8 +31,8 @@ def login(client, role: str):
 def make_table(code="DLX1", game="deluxe", currency="EUR"):
     from django.contrib.auth import get_user_model
 
-    creator = get_user_model().objects.filter(username="maker").first() or user_create(
-        username="maker", password="pw-maker", role="Supervisor"
+    creator = get_user_model().objects.filter(username="maker").first() or enrolled_if_required(
+        user_create(username="maker", password="pw-maker", role="Supervisor")
     )
     table = table_create(
         code=code, name=f"Table {code}", game=game, currency=currency, studio="Riga 2", created_by=creator

@@ -14,6 +14,7 @@ from tables.models import TableConfiguration
 from tables.odds import configuration_odds_compute
 from tables.services import configuration_propose
 from tests.factories import table, user
+from tests.second_factor_support import deciding_client
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,10 @@ def dlx():
     return created
 
 
-def client_of(username: str, role: str = "supervisor") -> Client:
+def client_of(username: str, role: str = "supervisor", *, deciding: bool = False) -> Client:
+    """Signed in as `username`; `deciding`: with a code just checked, as approving or rejecting needs."""
+    if deciding:
+        return deciding_client(user(role, username))
     client = Client()
     client.force_login(user(role, username))
     return client
@@ -102,7 +106,7 @@ def test_it_warns_of_an_rtp_below_the_floor(dlx, settings):
 def test_a_second_supervisor_approves_it_on_the_page(dlx):
     proposal = propose(dlx, FEWER_SEATS)  # no RTP changes: two supervisors decide
     configuration_odds_compute(configuration=proposal)
-    ben = client_of("ben")
+    ben = client_of("ben", deciding=True)
     assert "Approve version 2" in page(ben)
     response = ben.post(
         reverse("tables:configuration_approve", args=["DLX1"]), {"version": 2, "comment": "Sheet checked"}
@@ -123,14 +127,18 @@ def test_the_proposer_and_compliance_get_no_decision_form(dlx):
     assert "Approve version 2" not in page(client_of("ana"))
     assert "another supervisor approves or rejects it" in page(client_of("ana"))
     assert "Approve version 2" not in page(client_of("clara", "compliance"))
-    refused = client_of("ana").post(reverse("tables:configuration_approve", args=["DLX1"]), {"version": 2})
+    refused = client_of("ana", deciding=True).post(
+        reverse("tables:configuration_approve", args=["DLX1"]), {"version": 2}
+    )
     assert refused.status_code == 403 and "another supervisor" in refused.content.decode()
     assert TableConfiguration.objects.get(version=2).status == "proposed"
 
 
 def test_approving_before_the_odds_is_refused_with_a_message(dlx):
     propose(dlx)
-    response = client_of("ben").post(reverse("tables:configuration_approve", args=["DLX1"]), {"version": 2})
+    response = client_of("ben", deciding=True).post(
+        reverse("tables:configuration_approve", args=["DLX1"]), {"version": 2}
+    )
     assert response.status_code == 409
     assert "still being computed" in response.content.decode()
     assert TableConfiguration.objects.get(version=2).status == "proposed"
@@ -138,7 +146,7 @@ def test_approving_before_the_odds_is_refused_with_a_message(dlx):
 
 def test_a_rejection_needs_a_comment_and_is_shown(dlx):
     propose(dlx)
-    ben = client_of("ben")
+    ben = client_of("ben", deciding=True)
     url = reverse("tables:configuration_reject", args=["DLX1"])
     assert ben.post(url, {"version": 2, "comment": ""}).status_code == 400
     assert ben.post(url, {"version": 2, "comment": "Not during the tournament"}).status_code == 302
@@ -158,7 +166,7 @@ def test_the_table_page_and_the_form_point_to_the_open_proposal(dlx):
 
 
 def test_a_stale_form_after_an_approval_is_refused_and_shows_why(dlx):
-    ana, ben, carl = client_of("ana"), client_of("ben"), client_of("carl")
+    ana, ben, carl = client_of("ana"), client_of("ben", deciding=True), client_of("carl")
     url = reverse("tables:configuration_change", args=["DLX1"])
     from tests.tables.test_pages import configuration_form
 

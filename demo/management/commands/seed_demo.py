@@ -14,7 +14,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from accounts.roles import ROLE_SLUGS
+from accounts.second_factor import required_for, totp_enrol
 from accounts.services import user_create
+from demo.second_factor import demo_secret
 from limits.models import Player
 from limits.services import personal_limit_set, player_create, table_limit_set
 from tables.models import PublishedRtp, Table, TableStatusChange
@@ -162,6 +164,12 @@ class Command(BaseCommand):
                 email = f"{username}@pitboss.example"
                 user = user_create(username=username, password=password, role=role, email=email)
                 self.stdout.write(f"user {username} ({role}), password {password}")
+                if required_for(user):
+                    totp_enrol(user, demo_secret(username))
+                    self.stdout.write(
+                        f"  its second factor: TOTP secret {demo_secret(username)}, "
+                        f"or the current code by manage.py demo_code {username}"
+                    )
             else:
                 self.stdout.write(f"user {username} ({role}) exists (password {password} unless changed)")
             first = first or user
