@@ -1,7 +1,6 @@
 from django.apps import AppConfig
-from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
-from django.db.models.signals import post_migrate, post_save
+from django.db.models.signals import post_migrate
 
 
 class AccountsConfig(AppConfig):
@@ -11,18 +10,12 @@ class AccountsConfig(AppConfig):
     def ready(self):
         from . import second_factor, second_factor_forms, session_end
         from .guesses import sign_in_succeeded
-        from .revocation import revoke_tokens_of_inactive_user
         from .roles import roles_sync
         from .services import time_zone_remember
         from .session_lifetime import session_stamp
 
         # Permissions exist only once every app has migrated; the roles follow them.
         post_migrate.connect(lambda **kwargs: roles_sync(), dispatch_uid="accounts_roles_sync", weak=False)
-        post_save.connect(
-            revoke_tokens_of_inactive_user,
-            sender=settings.AUTH_USER_MODEL,
-            dispatch_uid="accounts_revoke_tokens_of_inactive_user",
-        )
         user_logged_in.connect(time_zone_remember, dispatch_uid="accounts_time_zone_remember")
         # Here, not where the middleware is: a sign-in can come before the first request loads it.
         user_logged_in.connect(session_stamp, dispatch_uid="accounts_session_stamp")

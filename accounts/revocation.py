@@ -1,11 +1,11 @@
-"""What revokes all of a user's API tokens: a new password, and deactivation.
+"""What revokes all of a user's API tokens: a new password (here), a role change and deactivation
+(accounts/session_end.py, which also ends their sessions).
 
 A new password is seen by Django's documented hook for it: every validator in
 AUTH_PASSWORD_VALIDATORS has its `password_changed()` called when a user is saved after
 `set_password()` (the password change page, the admin's, `changepassword`, a reset). The re-hash
 of the same password that Django does at sign-in after a hasher change does not call it, so it
-revokes nothing. Deactivation: any save of the user with `is_active` false (the admin's user page,
-or code), by the post_save signal.
+revokes nothing.
 """
 
 from .services import tokens_revoke
@@ -23,8 +23,3 @@ class RevokeTokensOnPasswordChange:
 
     def get_help_text(self):
         return "Changing your password revokes your API tokens."
-
-
-def revoke_tokens_of_inactive_user(sender, instance, created, **kwargs):
-    if not created and not instance.is_active:
-        tokens_revoke(instance.api_tokens.all())

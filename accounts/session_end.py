@@ -2,7 +2,7 @@
 ends (deleted from the session store, so also from a cache in front of it) and their API tokens are
 revoked. Roles are groups: a change is Django's m2m_changed on the user's groups, from either side
 (the admin's user page, a group's, the role set at a single sign-on); deactivation is a save with
-`is_active` false (accounts/revocation.py revokes the tokens then).
+`is_active` false.
 
 Sessions are not indexed by user: the live ones are read and each whose signed-in user is this one
 ends. That is a read of every live session, for an event that is rare (a role change) among sessions
@@ -51,24 +51,22 @@ def signed_out_everywhere(user_ids: set[int]) -> None:
 
 
 def role_changed(sender, instance, action, reverse, model, pk_set, **kwargs) -> None:
-    """m2m_changed on User.groups: after an add, remove or clear, from the user's side or a group's."""
-    if action not in ("post_add", "post_remove", "pre_clear"):
-        return
-    if action == "pre_clear":  # the members are known only before a group's clear
-        user_ids = {instance.pk} if not reverse else set(instance.user_set.values_list("pk", flat=True))
-    elif not reverse:
-        user_ids = {instance.pk}
+    """m2m_changed on User.groups, from the user's side or a group's: after an add or a remove; before
+    a clear (only then are the members known)."""
+    if action == "pre_clear":
+        user_ids = set(instance.user_set.values_list("pk", flat=True)) if reverse else {instance.pk}
+    elif action in ("post_add", "post_remove") and pk_set:
+        user_ids = set(pk_set) if reverse else {instance.pk}
     else:
-        user_ids = set(pk_set or ())
-    if action != "pre_clear" and not pk_set:
         return
     if user_ids:
         signed_out_everywhere(user_ids)
 
 
 def deactivated(sender, instance, created, **kwargs) -> None:
+    """post_save of a user: saved inactive (the admin's user page, or code)."""
     if not created and not instance.is_active:
-        sessions_end({instance.pk})
+        signed_out_everywhere({instance.pk})
 
 
 def connect() -> None:

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
-from .chains import Chain, archived_sources, chain_of, chains, content_sha256, entry_sha256
+from .chains import Chain, archived_sources, chain_of, chains, content_sha256
 from .models import LedgerAdoption, LedgerEntry
-from .services import chain_head, chain_lock
+from .services import chain_head, chain_lock, entry_linked
 
 BATCH = 5_000
 
@@ -76,21 +76,9 @@ def chain_adopt(chain: Chain, *, adopted_by: str, batch: int = BATCH) -> Adopted
     for source_pk in sorted(pending):
         month, content = pending[source_pk]
         sequence += 1
-        digest = entry_sha256(chain.kind, sequence, source_pk, month, content, previous, adopted=True)
-        entries.append(
-            LedgerEntry(
-                chain=chain.kind,
-                sequence=sequence,
-                source_pk=source_pk,
-                source_month=month,
-                content_sha256=content,
-                previous_sha256=previous,
-                entry_sha256=digest,
-                adopted=True,
-                created_at=now,
-            )
-        )
-        previous = digest
+        entry = entry_linked(chain.kind, sequence, source_pk, month, content, previous, now, adopted=True)
+        entries.append(entry)
+        previous = entry.entry_sha256
         if len(entries) >= batch:
             LedgerEntry.objects.bulk_create(entries)
             entries = []

@@ -75,23 +75,29 @@ def ledger_append(kind: str, rows: Iterable[models.Model]) -> list[LedgerEntry]:
     entries = []
     for row in rows:
         sequence += 1
-        content = content_sha256(chain, row)
-        month = chain.month_of(row)
-        entry = entry_sha256(kind, sequence, row.pk, month, content, previous)
-        entries.append(
-            LedgerEntry(
-                chain=kind,
-                sequence=sequence,
-                source_pk=row.pk,
-                source_month=month,
-                content_sha256=content,
-                previous_sha256=previous,
-                entry_sha256=entry,
-                created_at=now,
-            )
+        entry = entry_linked(
+            kind, sequence, row.pk, chain.month_of(row), content_sha256(chain, row), previous, now
         )
-        previous = entry
+        entries.append(entry)
+        previous = entry.entry_sha256
     return LedgerEntry.objects.bulk_create(entries)
+
+
+def entry_linked(kind, sequence, source_pk, month, content, previous, now, *, adopted=False) -> LedgerEntry:
+    """The entry (unsaved) that links a source row's content hash to the one before it in the chain:
+    appended as rows are written, or adopted for rows written before their chain (ledger.adoption)."""
+    digest = entry_sha256(kind, sequence, source_pk, month, content, previous, adopted=adopted)
+    return LedgerEntry(
+        chain=kind,
+        sequence=sequence,
+        source_pk=source_pk,
+        source_month=month,
+        content_sha256=content,
+        previous_sha256=previous,
+        entry_sha256=digest,
+        adopted=adopted,
+        created_at=now,
+    )
 
 
 @transaction.atomic

@@ -156,7 +156,7 @@ def test_the_code_pages_take_their_turns_like_passwords(settings):
     wrong = [f"{n:06d}" for n in range(100000, 100100) if f"{n:06d}" not in used]
     answers = [client.post(CODE_AT_SIGN_IN, {"code": code}).status_code for code in wrong[:6]]
     assert answers[:5] == [200] * 5 and answers[5] == 429
-    time.sleep(0)  # the wait is the account's: the right code also waits now
+    # The wait is the account's codes': the right code also waits now.
     assert client.post(CODE_AT_SIGN_IN, {"code": code_of(user)}).status_code == 429
 
 
