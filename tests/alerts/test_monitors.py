@@ -23,7 +23,8 @@ from tables.services import table_set_status
 from tests.alerts.support import arrive, deal, minute_ago, shoe_documents
 from tests.rounds.corrections_support import demo, demo_user
 
-pytestmark = pytest.mark.django_db
+# Rounds dealt over the last minutes, read as today's: tests/conftest.py gaming_day_clear_of_now.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("gaming_day_clear_of_now")]
 __all__ = ["demo"]  # the fixture, used by name
 SETTLED = timedelta(seconds=40)  # the monitors read rounds once they are 10 s old
 

@@ -69,6 +69,18 @@ def log_in(page, username: str, password: str) -> None:
     raise AssertionError(f"No code of {username} was accepted")
 
 
+def log_out(page) -> None:
+    page.click("button:has-text('Log out')")
+
+
+@pytest.fixture
+def demo(transactional_db):
+    """The demo's tables, players and users (seed_demo), for a test that signs in as them."""
+    from django.core.management import call_command
+
+    call_command("seed_demo", verbosity=0)
+
+
 def screenshot(page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

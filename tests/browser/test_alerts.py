@@ -4,7 +4,6 @@ for it; a supervisor proposes a less sensitive threshold and compliance approves
 from decimal import Decimal
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from alerts.models import Alert, Threshold
@@ -15,11 +14,6 @@ from tests.browser.conftest import log_in, screenshot
 from tests.rounds.corrections_support import demo_user
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def demo(transactional_db):
-    call_command("seed_demo", verbosity=0)
 
 
 def test_a_supervisor_claims_an_alert_and_resolves_it_with_its_incident(page, demo):

@@ -3,6 +3,7 @@ which file and what differs, and what to do (the check command in its own box), 
 fits at 1400 and 390 px (the file's long sha256 wraps). PostgreSQL: the archive drops partitions."""
 
 import pytest
+from playwright.sync_api import expect
 
 from archive.checks import verdicts_forget
 from tests.archive.damage_support import CHECK_DLX1, dlx1_march, returned_changed
@@ -33,6 +34,6 @@ def test_a_damaged_month_says_so_and_what_to_do(page, archived_march):  # noqa: 
         steps = page.locator(".archive-damage ol li")
         assert steps.count() == 3 and "archive's copy" in steps.nth(0).inner_text()
         assert page.locator(".archive-damage ol code").inner_text() == CHECK_DLX1
-        assert page.locator(".archive-damage a", has_text="Home").is_visible()
+        expect(page.locator(".archive-damage a", has_text="Home")).to_be_visible()
         assert page.evaluate(OVERFLOWING) == []
         screenshot(page, f"archive-damaged-{width}")

@@ -7,6 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from core.gaming_day import gaming_day
 from reports.daily import table_day_compute
@@ -44,7 +45,7 @@ def test_the_flag_is_shown_above_the_figures_and_fits(page):
         page.set_viewport_size({"width": width, "height": 900})
         page.goto(f"{reverse('reports:daily_report')}?run={run.pk}")
         flag = page.locator("#beyond-paytable")
-        assert flag.is_visible()
+        expect(flag).to_be_visible()
         assert "1 payout beyond the paytable at DLX1" in flag.inner_text()
         assert f"of round {document['round_id']}" in flag.inner_text()
         assert flag.bounding_box()["y"] < page.locator("table").first.bounding_box()["y"]

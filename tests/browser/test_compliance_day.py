@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from reports.models import DailyFigures
 from tests.browser.conftest import log_in, screenshot
@@ -47,7 +48,7 @@ def test_compliance_corrects_a_round_and_downloads_the_days_pdf(page, demo, tmp_
     page.fill("input[name=day]", DAY)
     page.click("main form button[type=submit]")
     page.wait_for_url(re.compile(r"/reports/runs/"))
-    assert page.get_by_text("Succeeded").first.is_visible()
+    expect(page.get_by_text("Succeeded").first).to_be_visible()
     screenshot(page, "report-runs")
 
     page.goto(f"/reports/daily/?day={DAY}")

@@ -8,12 +8,13 @@ it yet, a compliance officer approves it, then the second supervisor does.
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from accounts.services import user_create
 from tables.models import TableConfiguration
 from tables.selectors import configuration_in_force
 from tests import factories
-from tests.browser.conftest import log_in, screenshot
+from tests.browser.conftest import log_in, log_out, screenshot
 from tests.second_factor_support import enrolled_if_required
 
 pytestmark = pytest.mark.browser
@@ -28,10 +29,6 @@ def deluxe(transactional_db):
         )
     enrolled_if_required(user_create(username="clara", password="clara-pw-demo", role="Compliance"))
     return table
-
-
-def log_out(page):
-    page.click("button:has-text('Log out')")
 
 
 def test_a_paytable_past_the_guardrail_is_approved_by_three_people(page, deluxe):
@@ -64,7 +61,7 @@ def test_a_paytable_past_the_guardrail_is_approved_by_three_people(page, deluxe)
     assert re.search(r"Main \(maximum\)\s+99\.5169 %\s+99\.5169 %\s+\+0\.0000 pp", rtp), rtp
     assert "Pair: the RTP falls 3." in page.locator("#rtp-warnings").inner_text()
     assert page.locator("button:has-text('Approve version 2')").count() == 0  # not for the proposer
-    assert page.get_by_text("another supervisor approves or rejects it").is_visible()
+    expect(page.get_by_text("another supervisor approves or rejects it")).to_be_visible()
     needs = page.locator("#approvals")
     assert "It crosses the guardrail: Pair (97.1154 % → 93." in needs.inner_text()
     assert needs.locator("li").all_inner_texts() == [
@@ -88,7 +85,7 @@ def test_a_paytable_past_the_guardrail_is_approved_by_three_people(page, deluxe)
     screenshot(page, "configuration-proposal-open-table-page")
     page.click("text=see what it changes and its RTP")
     assert page.locator("button:has-text('Approve version 2')").count() == 0  # compliance first
-    assert page.locator("#awaiting-compliance").is_visible()
+    expect(page.locator("#awaiting-compliance")).to_be_visible()
     log_out(page)
 
     log_in(page, "clara", "clara-pw-demo")
@@ -100,7 +97,9 @@ def test_a_paytable_past_the_guardrail_is_approved_by_three_people(page, deluxe)
     screenshot(page, "configuration-proposal-compliance")
     page.click("button:has-text('Approve for compliance')")
     page.wait_for_load_state()
-    assert page.get_by_text("approved for compliance; a supervisor's approval puts it in force").is_visible()
+    expect(
+        page.get_by_text("approved for compliance; a supervisor's approval puts it in force")
+    ).to_be_visible()
     assert configuration_in_force(deluxe).version == 1
     log_out(page)
 
@@ -110,7 +109,7 @@ def test_a_paytable_past_the_guardrail_is_approved_by_three_people(page, deluxe)
     page.fill("#decision textarea[name=comment]", "Checked against the operator's sheet")
     page.click("button:has-text('Approve version 2')")
     page.wait_for_load_state()
-    assert page.get_by_text("DLX1: version 2 approved, in force from").is_visible()
+    expect(page.get_by_text("DLX1: version 2 approved, in force from")).to_be_visible()
     page.goto("/tables/DLX1/")
     assert "version 2, since" in page.locator("h2:has-text('Configuration in force')").inner_text()
     screenshot(page, "configuration-proposal-table-page")

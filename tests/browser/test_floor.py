@@ -6,7 +6,6 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from blackjack.rules import preset
@@ -14,12 +13,8 @@ from blackjack.simulate import simulate_shoe
 from rounds.ingest import round_ingest
 from tests.browser.conftest import log_in, screenshot
 
-pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def demo(transactional_db):
-    call_command("seed_demo", verbosity=0)
+# Rounds dealt over the last minutes, read as today's: tests/conftest.py gaming_day_clear_of_now.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("gaming_day_clear_of_now")]
 
 
 def deluxe_rounds(count: int) -> list[dict]:

@@ -5,11 +5,11 @@ re-settlement of a wrongly paid round and a supervisor approves it."""
 import re
 
 import pytest
-from django.core.management import call_command
+from playwright.sync_api import expect
 
 from rounds.models import Adjustment, Refund
 from tables.models import Table
-from tests.browser.conftest import log_in, screenshot
+from tests.browser.conftest import log_in, log_out, screenshot
 from tests.fixtures import round_document
 from tests.rounds.corrections_support import (  # noqa: F401
     corrections_urls,
@@ -18,15 +18,6 @@ from tests.rounds.corrections_support import (  # noqa: F401
 )  # noqa: F401
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def demo(transactional_db):
-    call_command("seed_demo", verbosity=0)
-
-
-def log_out(page):
-    page.click("button:has-text('Log out')")
 
 
 def test_a_supervisor_opens_an_incident_and_cancels_the_round(page, demo):
@@ -45,14 +36,14 @@ def test_a_supervisor_opens_an_incident_and_cancels_the_round(page, demo):
     page.fill("textarea[name=note-text]", "Studio confirms the network dropped")
     page.click("button:has-text('Add the note')")
     page.wait_for_load_state()
-    assert page.get_by_text("Studio confirms the network dropped").is_visible()
+    expect(page.get_by_text("Studio confirms the network dropped")).to_be_visible()
 
     page.select_option("select[name=cancel-round]", round_.round_id)
     page.fill("textarea[name=cancel-reason]", "Network failure: the round cannot be finished")
     screenshot(page, "incident-open")
     page.click("button:has-text('Cancel the round and refund')")
     page.wait_for_load_state()
-    assert page.get_by_text("6 refund(s) recorded").is_visible()
+    expect(page.get_by_text("6 refund(s) recorded")).to_be_visible()
     refunds = page.locator("section:has(h2:has-text('Refunds'))")
     assert "77.50" in refunds.inner_text() and "blackjack paid 3:2" in refunds.inner_text()
     screenshot(page, "incident-cancelled")
@@ -69,7 +60,7 @@ def test_compliance_proposes_a_resettlement_and_a_supervisor_approves(page, demo
     screenshot(page, "round-corrections-propose")
     page.click("#corrections button:has-text('Propose the re-settlement')")
     page.wait_for_url(re.compile(r"/rounds/resettlements/\d+/$"))
-    assert page.get_by_text("a supervisor decides").is_visible()
+    expect(page.get_by_text("a supervisor decides")).to_be_visible()
     assert page.locator("button:has-text('Approve')").count() == 0
     screenshot(page, "resettlement-proposed")
     log_out(page)
@@ -79,7 +70,7 @@ def test_compliance_proposes_a_resettlement_and_a_supervisor_approves(page, demo
     page.fill("#corrections textarea[name=comment]", "Checked against the video")
     page.click("#corrections button:has-text('Approve')")
     page.wait_for_url(re.compile(r"/rounds/resettlements/\d+/$"))
-    assert page.get_by_text("1 adjustment(s) recorded").is_visible()
+    expect(page.get_by_text("1 adjustment(s) recorded")).to_be_visible()
     screenshot(page, "resettlement-approved")
     page.goto(f"/rounds/{round_.round_id}/")
     screenshot(page, "round-corrections-approved")

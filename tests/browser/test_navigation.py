@@ -4,18 +4,13 @@ no other, collapses into a menu at 390 px with Log out readable, and an error pa
 import re
 
 import pytest
-from django.core.management import call_command
+from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in, screenshot
 
 pytestmark = pytest.mark.browser
 
 NAV_LINKS = "header nav[aria-label=Main] a"
-
-
-@pytest.fixture
-def demo(transactional_db):
-    call_command("seed_demo", verbosity=0)
 
 
 def rgb(css_color: str) -> tuple[float, ...]:
@@ -50,13 +45,13 @@ def test_at_390_px_the_navigation_is_a_menu_that_opens_with_log_out_readable(pag
     log_in(page, "supervisor", "supervisor-demo")
     log_out = page.get_by_role("button", name="Log out")
     menu = page.locator("header summary", has_text="Menu")
-    assert menu.is_visible()
+    expect(menu).to_be_visible()
     assert not log_out.is_visible() and not page.locator(NAV_LINKS).first.is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing pokes out sideways
 
     menu.click()
-    assert log_out.is_visible()
-    assert page.locator(f"{NAV_LINKS}:text-is('Incidents')").is_visible()
+    expect(log_out).to_be_visible()
+    expect(page.locator(f"{NAV_LINKS}:text-is('Incidents')")).to_be_visible()
     color = log_out.evaluate("element => getComputedStyle(element).color")
     background = log_out.evaluate(BACKGROUND_BEHIND)
     assert rgb(color)[:3] != rgb(background)[:3]
@@ -74,9 +69,9 @@ def test_at_390_px_the_navigation_is_a_menu_that_opens_with_log_out_readable(pag
 def test_at_1440_px_the_navigation_is_a_bar_without_a_menu_button(page, demo):
     page.set_viewport_size({"width": 1440, "height": 900})
     log_in(page, "supervisor", "supervisor-demo")
-    assert not page.locator("header summary").is_visible()
-    assert page.get_by_role("button", name="Log out").is_visible()
-    assert page.locator(NAV_LINKS).last.is_visible()
+    expect(page.locator("header summary")).not_to_be_visible()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    expect(page.locator(NAV_LINKS).last).to_be_visible()
 
 
 def nav_links(page) -> dict[str, str]:
@@ -125,14 +120,14 @@ def test_an_error_page_is_a_portal_page_with_the_way_back(page, demo):
     log_in(page, "compliance", "compliance-demo")
     response = page.goto("/rounds/20261201-NOPE-S0001-001/")
     assert response.status == 404
-    assert page.locator("header .brand").is_visible()
-    assert page.get_by_role("heading", name="There is no page here").is_visible()
+    expect(page.locator("header .brand")).to_be_visible()
+    expect(page.get_by_role("heading", name="There is no page here")).to_be_visible()
     screenshot(page, "error-404")
     page.get_by_role("link", name="Back to Rounds").click()
     page.wait_for_url("**/rounds/")
     assert page.locator("h1").inner_text() == "Rounds"
 
     page.goto("/tables/DLX1/edit/")
-    assert page.get_by_role("heading", name="You may not open this page").is_visible()
+    expect(page.get_by_role("heading", name="You may not open this page")).to_be_visible()
     page.get_by_role("link", name="Home", exact=True).last.click()
     page.wait_for_url(lambda url: url.endswith("/"))

@@ -2,18 +2,12 @@
 supervisor adds a webhook and sees its secret once."""
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from notifications.models import Delivery, Subscription, WebhookEndpoint
 from tests.browser.conftest import log_in, screenshot
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def demo(transactional_db):
-    call_command("seed_demo", verbosity=0)
 
 
 def test_a_supervisor_chooses_tables_and_monitors_and_sends_a_test(page, demo):

@@ -9,6 +9,7 @@ import re
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from limits.models import PersonalLimit
 from tests.browser.conftest import log_in, screenshot
@@ -74,7 +75,7 @@ def test_a_validation_error_keeps_the_scope_in_the_selects(agent_page):
     page.fill("input[name=max_stake]", "3")  # a minimum above the maximum
     page.fill("textarea[name=reason], input[name=reason]", "Player asked")
     save(page)
-    assert page.get_by_text("is above the maximum").is_visible()
+    expect(page.get_by_text("is above the maximum")).to_be_visible()
     screenshot(page, "personal-limit-scope-error")
     assert selects(page) == ("bust_bonus", "BND1", "")
     assert "Bust Bonus at BND1" in page.locator("section.panel").inner_text()

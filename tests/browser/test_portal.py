@@ -4,18 +4,13 @@ sets personal limits, compliance reads without changing anything."""
 import re
 
 import pytest
-from django.core.management import call_command
+from playwright.sync_api import expect
 
 from limits.models import PersonalLimit
 from tables.models import Table
 from tests.browser.conftest import log_in, screenshot
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def demo(transactional_db):
-    call_command("seed_demo", verbosity=0)
 
 
 def test_a_supervisor_creates_a_table_and_changes_its_paytable(page, demo):
@@ -46,7 +41,7 @@ def test_a_supervisor_creates_a_table_and_changes_its_paytable(page, demo):
     page.click("button:has-text('Approve version 2')")
     page.wait_for_load_state()
     page.goto("/tables/DLX2/")
-    assert page.get_by_text("6:1").first.is_visible()
+    expect(page.get_by_text("6:1").first).to_be_visible()
     screenshot(page, "supervisor-table-detail")
     versions = Table.objects.get(code="DLX2").configurations.order_by("version")
     assert [v.rule_set.side_option("pair").odds("mixed_pair") for v in versions] == [5, 6]
@@ -59,7 +54,8 @@ def test_a_bad_paytable_shows_the_error_beside_its_field_and_saves_nothing(page,
     page.fill("input[name=pair__perfect_pair]", "0")
     page.fill("textarea[name=reason], input[name=reason]", "try a zero")
     page.click("main form button[type=submit]")
-    assert page.get_by_text("odds must be above 0").is_visible()
+    # Waits for the answer to the post: a click may return before it has arrived.
+    expect(page.get_by_text("odds must be above 0")).to_be_visible()
     screenshot(page, "supervisor-configuration-error")
     assert Table.objects.get(code="DLX1").configurations.count() == 1
 
@@ -90,7 +86,7 @@ def test_customer_service_lowers_then_raises_a_limit_and_sees_it_pending(page, d
 def test_compliance_reads_tables_but_is_offered_no_change(page, demo):
     log_in(page, "compliance", "compliance-demo")
     page.goto("/tables/BND1/")
-    assert page.get_by_text("Bust Bonus").first.is_visible()
+    expect(page.get_by_text("Bust Bonus").first).to_be_visible()
     assert page.locator("text=Change configuration").count() == 0
     screenshot(page, "compliance-table-detail")
     response = page.goto("/tables/BND1/configuration/")

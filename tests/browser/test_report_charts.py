@@ -5,6 +5,7 @@ phone's width; the exposure report shows each option's hits against expected."""
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from reports.models import ChartSubject, ReportChart
 from tests.browser.conftest import log_in, screenshot
@@ -46,7 +47,9 @@ def test_the_daily_report_shows_each_trend_and_switches_to_90_days(page, charted
     images = page.locator("#trend figure.chart img")
     assert images.count() == thirty_days > 0
     thirty = all_loaded(page, images)
-    assert page.get_by_text("One gaming day with figures", exact=False).first.is_visible()  # CLS1 played once
+    expect(
+        page.get_by_text("One gaming day with figures", exact=False).first
+    ).to_be_visible()  # CLS1 played once
     screenshot(page, "report-trends-30")
 
     page.click("#trend a:has-text('90 days')")

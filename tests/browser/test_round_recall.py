@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from rounds.ingest import round_ingest
 from rounds.models import Round
@@ -57,5 +58,5 @@ def test_compliance_recalls_a_split_round_with_a_wrong_payout(page, split_round)
     page.fill("textarea[name=comment]", "Short-paid blackjack: re-settlement to follow.")
     page.click("text=Sign off as reviewed")
     page.wait_for_url(re.compile(rf"/rounds/{split_round.round_id}/\?list=.*has_findings%3Dtrue.*$"))
-    assert page.locator(".signed-off").is_visible()
+    expect(page.locator(".signed-off")).to_be_visible()
     assert Round.objects.get(pk=split_round.pk).reviewed_by.username == "compliance"

@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from rounds.ingest import round_ingest
 from rounds.models import Round
@@ -46,7 +47,7 @@ def test_a_chosen_zone_shows_every_time_in_it_with_utc_on_hover(page, round_id):
     assert opened(page).get_attribute("title") == "2026-03-01 14:05 UTC"
     assert opened(page).get_attribute("datetime") == "2026-03-01T09:05:00-05:00"
     page.goto("/rounds/?table=DLX1&opened_after=2026-03-01T09:05&opened_before=2026-03-01T09:06")
-    assert page.get_by_text("Opened from (America/New_York)").is_visible()
+    expect(page.get_by_text("Opened from (America/New_York)")).to_be_visible()
     assert page.locator("table.round-list tbody tr").count() == 1  # 09:05 typed is 14:05 UTC
     row_time = page.locator("table.round-list tbody tr time")
     assert row_time.inner_text() == "2026-03-01 09:05 EST"

@@ -5,22 +5,13 @@ B approves it; every bet gets a line that nets it to what it wagered, and the ro
 import re
 
 import pytest
-from django.core.management import call_command
+from playwright.sync_api import expect
 
 from rounds.models import Bet, RoundCorrection, Void
-from tests.browser.conftest import log_in, screenshot
+from tests.browser.conftest import log_in, log_out, screenshot
 from tests.rounds.corrections_support import corrections_urls, wrongly_paid  # noqa: F401
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def demo(transactional_db):
-    call_command("seed_demo", verbosity=0)
-
-
-def log_out(page):
-    page.click("button:has-text('Log out')")
 
 
 def test_supervisor_a_proposes_a_void_and_supervisor_b_approves_it(page, demo):
@@ -35,7 +26,7 @@ def test_supervisor_a_proposes_a_void_and_supervisor_b_approves_it(page, demo):
     screenshot(page, "void-propose")
     page.click("button:has-text('Propose the void')")
     page.wait_for_url(re.compile(r"/rounds/voids/\d+/$"))
-    assert page.get_by_text("another supervisor decides").is_visible()
+    expect(page.get_by_text("another supervisor decides")).to_be_visible()
     assert page.locator("button:has-text('Approve the void')").count() == 0
     screenshot(page, "void-proposed")
     log_out(page)
@@ -46,7 +37,7 @@ def test_supervisor_a_proposes_a_void_and_supervisor_b_approves_it(page, demo):
     screenshot(page, "void-round-decide")
     page.click("#voids button:has-text('Approve the void')")
     page.wait_for_url(re.compile(r"/rounds/voids/\d+/$"))
-    assert page.get_by_text("7 bet(s) voided, each returned what it wagered").is_visible()
+    expect(page.get_by_text("7 bet(s) voided, each returned what it wagered")).to_be_visible()
     screenshot(page, "void-approved")
 
     void = Void.objects.get()

@@ -21,7 +21,8 @@ from tables.models import Table
 from tables.services import table_set_status
 from tests.rounds.corrections_support import demo_user
 
-pytestmark = pytest.mark.django_db
+# Rounds dealt over the last minutes, read as today's: tests/conftest.py gaming_day_clear_of_now.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("gaming_day_clear_of_now")]
 
 
 @pytest.fixture

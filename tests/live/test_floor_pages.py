@@ -15,7 +15,8 @@ from live.services import last_hour_start
 from rounds.models import Round
 from tests.rounds.corrections_support import demo, demo_user, ingest
 
-pytestmark = pytest.mark.django_db
+# Rounds dealt over the last minutes, read as today's: tests/conftest.py gaming_day_clear_of_now.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("gaming_day_clear_of_now")]
 __all__ = ["demo"]
 
 
