@@ -8,7 +8,7 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts and roles"
 
     def ready(self):
-        from . import second_factor, second_factor_forms, session_end
+        from . import second_factor, second_factor_forms, session_end, sign_in_record
         from .guesses import sign_in_succeeded
         from .roles import roles_sync
         from .services import time_zone_remember
@@ -24,4 +24,5 @@ class AccountsConfig(AppConfig):
         second_factor.connect()
         second_factor_forms.connect()
         session_end.connect()
+        sign_in_record.connect()
         from . import checks  # noqa: F401 (registers the sign-in settings' checks)

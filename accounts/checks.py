@@ -1,8 +1,9 @@
 """System checks of the sign-in settings: a role named that does not exist stops start-up
-(`manage.py check`, runserver, every management command)."""
+(`manage.py check`, runserver, every management command); PITBOSS_OIDC_ONLY without a provider is
+warned of (it then does nothing)."""
 
 from django.conf import settings
-from django.core.checks import Error, register
+from django.core.checks import Error, Warning, register
 
 from .roles import GAME_SERVER, ROLE_SLUGS
 
@@ -32,6 +33,15 @@ def sign_in_roles(app_configs, **kwargs):
                 )
             )
     errors += _single_sign_on_errors()
+    if settings.PITBOSS_OIDC_ONLY and not settings.PITBOSS_OIDC_SERVER_URL:
+        errors.append(
+            Warning(
+                "PITBOSS_OIDC_ONLY is on, but no provider is configured (PITBOSS_OIDC_SERVER_URL): "
+                "everybody still signs in with a password.",
+                hint="Set PITBOSS_OIDC_SERVER_URL and the client's settings, or turn PITBOSS_OIDC_ONLY off.",
+                id="accounts.W004",
+            )
+        )
     return errors
 
 

@@ -28,6 +28,7 @@ from functools import cache
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Max
+from django.dispatch import Signal
 
 from .models import SignInAttempt, SignInName
 
@@ -40,6 +41,11 @@ PRUNE_BATCH = 500  # rows deleted at most per attempt, so that pruning never hol
 
 # Set by accounts.sign_in.SignInTurns on the request whose turn it took: the SignInAttempt's id.
 TURN_ATTRIBUTE = "pitboss_sign_in_turn"
+
+
+# Sent by accounts.sign_in.SignInRefusals when it answers a SignInRefused: `request`, `refused` (the
+# exception). The sign-in record writes it as a lockout (accounts/sign_in_record.py).
+sign_in_refused = Signal()
 
 
 class SignInRefused(Exception):

@@ -108,3 +108,104 @@ class SignInName(models.Model):
 
     def __str__(self) -> str:
         return self.username
+
+
+class SignInEvent(models.Model):
+    """One sign-in, or one refused, as it happened (accounts/sign_in_record.py): kept for good, for the
+    administrators' and compliance's record (unlike SignInAttempt, which only counts guesses)."""
+
+    class Kind(models.TextChoices):
+        SUCCESS = "success", "Success"
+        FAILURE = "failure", "Failure"
+        LOCKOUT = "lockout", "Lockout"
+        SECOND_FACTOR_FAILURE = "second_factor_failure", "Second-factor failure"
+
+    class Method(models.TextChoices):
+        PASSWORD = "password", "Password"
+        SINGLE_SIGN_ON = "single_sign_on", "Single sign-on"
+
+    class SecondFactor(models.TextChoices):
+        NONE = "", "None"
+        TOTP = "totp", "Authenticator code"
+        RECOVERY_CODE = "recovery_codes", "Recovery code"
+        PROVIDER = "provider", "The provider's"
+
+    at = models.DateTimeField(db_index=True)
+    day = models.DateField(help_text="The gaming day of `at` (core.gaming_day).")
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    username = models.CharField(
+        max_length=255, blank=True, help_text="As typed, or as the provider named it."
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    address = models.GenericIPAddressField(
+        null=True, blank=True, help_text="As accounts.sign_in.client_address reads it."
+    )
+    method = models.CharField(max_length=16, choices=Method.choices, blank=True)
+    second_factor = models.CharField(max_length=16, choices=SecondFactor.choices, blank=True)
+    detail = models.CharField(max_length=200, blank=True, help_text="Why it failed or was refused.")
+    break_glass = models.BooleanField(
+        default=False,
+        help_text="An administrator signed in with a local password while single sign-on is configured.",
+    )
+    provider_answered = models.BooleanField(
+        null=True,
+        blank=True,
+        help_text="Break-glass only: whether the provider's discovery document answered at that moment.",
+    )
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    review_note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = "sign-in event"
+        permissions = [("review_signinevent", "Review a break-glass sign-in")]
+        indexes = [
+            models.Index(fields=["day", "kind"], name="sign_in_event_by_day"),
+            models.Index(fields=["username", "at"], name="sign_in_event_by_username"),
+            models.Index(
+                fields=["at"],
+                name="sign_in_break_glass_open",
+                condition=models.Q(break_glass=True, reviewed_at__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.get_kind_display()}: {self.username!r} from {self.address} at {self.at:%Y-%m-%d %H:%M:%S}"
+        )
+
+
+# A token used from no readable address is counted under this one (the unspecified address).
+UNKNOWN_ADDRESS = "0.0.0.0"
+
+
+class TokenUse(models.Model):
+    """An API token's use in one gaming day from one address, written when its authentication writes
+    the token's last_used_at (at most once a minute a token, accounts/authentication.py): `minutes`
+    counts those writes, each in a minute of its own. A request in a minute already written is not
+    counted, so a token used from two addresses in one minute counts for the first only."""
+
+    token = models.ForeignKey(ApiToken, on_delete=models.CASCADE, related_name="uses")
+    day = models.DateField(help_text="The gaming day (core.gaming_day).")
+    address = models.GenericIPAddressField(help_text=f"{UNKNOWN_ADDRESS}: not known.")
+    first_at = models.DateTimeField()
+    last_at = models.DateTimeField()
+    minutes = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["-day", "-last_at", "id"]
+        verbose_name = "API token use"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["token", "day", "address"], name="token_use_once_a_day_an_address"
+            )
+        ]
+        indexes = [models.Index(fields=["day"], name="token_use_by_day")]
+
+    def __str__(self) -> str:
+        return f"{self.token.prefix}… on {self.day} from {self.address}: {self.minutes} minute(s)"

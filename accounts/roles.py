@@ -1,4 +1,4 @@
-"""The three roles as groups, and what each may do.
+"""The roles as groups, and what each may do.
 
 Supervisor: tables, table limits, incidents, silences and monitor thresholds; reads rounds and
 players. Compliance: reads everything, reviews rounds, reports, approves a less sensitive threshold,
@@ -7,7 +7,10 @@ operator's published RTPs and signs a day's report run off; changes nothing else
 limits. Both own alerts (acknowledge, claim, resolve). Customer service:
 players, personal limits, play records (a round only through a player's: rounds.access); nothing of
 tables. Game server: an account for machines
-that check limits and send rounds.
+that check limits and send rounds. Administrator (issue 54): the staff's accounts, their one role,
+second factors and API tokens, and the sign-in record (staff/); holds no other role, sees no round,
+table, player or report, moves no money and decides nothing but another administrator's account
+change.
 """
 
 from django.contrib.auth.models import Group, Permission
@@ -18,13 +21,18 @@ SUPERVISOR = "Supervisor"
 COMPLIANCE = "Compliance"
 CUSTOMER_SERVICE = "Customer service"
 GAME_SERVER = "Game server"
-ROLES = (SUPERVISOR, COMPLIANCE, CUSTOMER_SERVICE, GAME_SERVER)
+ADMINISTRATOR = "Administrator"
+ROLES = (SUPERVISOR, COMPLIANCE, CUSTOMER_SERVICE, GAME_SERVER, ADMINISTRATOR)
 ROLE_SLUGS = {
     "supervisor": SUPERVISOR,
     "compliance": COMPLIANCE,
     "customer_service": CUSTOMER_SERVICE,
     "game_server": GAME_SERVER,
+    "administrator": ADMINISTRATOR,
 }
+# Giving a user one of these roles (or one back, by reactivating them), and resetting a second factor,
+# takes a second administrator's approval (staff.services).
+ROLES_GRANTED_BY_TWO = (SUPERVISOR, COMPLIANCE, ADMINISTRATOR)
 
 _VIEW_ALL = [
     "tables.view_table",
@@ -103,6 +111,10 @@ ROLE_PERMISSIONS = {
         "tables.approve_rtp_fall",  # a configuration change past the RTP guardrail
         "tables.add_publishedrtp",
         "reports.sign_reportrun",  # a day's report run signed off (reports.sign_off)
+        # The administrators' record: every account change, every sign-in; break-glass sign-ins reviewed.
+        "staff.view_accountchange",
+        "accounts.view_signinevent",
+        "accounts.review_signinevent",
     ],
     CUSTOMER_SERVICE: [
         "limits.view_player",
@@ -118,6 +130,12 @@ ROLE_PERMISSIONS = {
         "rounds.view_voidline",
     ],
     GAME_SERVER: ["limits.check_limits", "rounds.add_round"],
+    ADMINISTRATOR: [
+        "staff.view_accountchange",
+        "staff.add_accountchange",  # create, give a role, deactivate, reset a second factor, tokens
+        "staff.decide_accountchange",  # approve or reject another administrator's change
+        "accounts.view_signinevent",
+    ],
 }
 
 

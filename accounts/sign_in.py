@@ -20,7 +20,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 
-from accounts.guesses import TURN_ATTRIBUTE, SignInRefused, turn_take
+from accounts.guesses import TURN_ATTRIBUTE, SignInRefused, sign_in_refused, turn_take
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,7 @@ class SignInRefusals:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, SignInRefused):
             return None
+        sign_in_refused.send(sender=self.__class__, request=request, refused=exception)
         wait = exception.retry_after
         attempt = describe_client(exception.username, exception.address, None, request.path, request)
         if exception.reason == "address":

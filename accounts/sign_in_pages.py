@@ -1,14 +1,18 @@
 """How django-allauth's sign-in pages behave here (ACCOUNT_ADAPTER, MFA_ADAPTER): nobody signs
 themself up, addresses are read as the sign-in throttling reads them, and a user whose role needs a
-second factor cannot switch theirs off."""
+second factor cannot switch theirs off. With PITBOSS_OIDC_ONLY, only administrators sign in with a
+password (accounts/break_glass.py)."""
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.mfa.adapter import DefaultMFAAdapter
 from allauth.mfa.models import Authenticator
+from django.core.exceptions import ValidationError
 
+from .break_glass import password_refusal
 from .current_request import current_request
 from .second_factor import code_age_seconds, has_totp, required_for
 from .sign_in import client_address
+from .sign_in_record import password_refused
 
 MANAGE_WITHIN_SECONDS = 300  # seconds: a code checked this lately lets one see or regenerate recovery codes
 
@@ -16,6 +20,16 @@ MANAGE_WITHIN_SECONDS = 300  # seconds: a code checked this lately lets one see 
 class AccountAdapter(DefaultAccountAdapter):
     def is_open_for_signup(self, request) -> bool:
         return False  # accounts are made by administrators (or at a first single sign-on)
+
+    def authenticate(self, request, **credentials):
+        """A right password that PITBOSS_OIDC_ONLY refuses: the sign-in form says so, naming the
+        provider (only to who typed the right one: a wrong one reads as any other)."""
+        user = super().authenticate(request, **credentials)
+        refusal = password_refusal(user) if user is not None else None
+        if refusal is not None:
+            password_refused(request, user, "password sign-in off: single sign-on only")
+            raise ValidationError(refusal, code="single_sign_on_only")
+        return user
 
     def get_client_ip(self, request) -> str:
         return client_address(request) or ""

@@ -27,6 +27,7 @@ from django.utils.http import urlencode
 
 from .roles import ROLE_SLUGS, roles_sync
 from .second_factor import PROVIDER_SECOND_FACTOR
+from .sign_in_record import REFUSAL_DETAIL
 
 log = logging.getLogger(__name__)
 
@@ -99,19 +100,20 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
     def on_authentication_error(self, request, provider, error=None, exception=None, extra_context=None):
         """The provider refused, or its answer did not check out: a failed sign-in for django-axes."""
         log.warning("Single sign-on failed: %s %s", error, exception)
-        _failure_counted(request, "")
+        _failure_counted(request, "", f"the provider's answer failed: {error or 'unknown error'}")
         return super().on_authentication_error(request, provider, error, exception, extra_context)
 
     def _refuse(self, request, user_claims: dict, roles: list[str]):
         username = str(user_claims.get("preferred_username") or user_claims.get("sub") or "")
         groups = user_claims.get(settings.PITBOSS_OIDC_GROUPS_CLAIM) or []
         log.warning("Single sign-on refused for %r: groups %r give roles %r.", username, groups, roles)
-        _failure_counted(request, username)
+        _failure_counted(request, username, "no mapped group" if not roles else "groups of two roles")
         context = {"roles": roles, "username": username, "contact": settings.PITBOSS_SIGN_IN_CONTACT}
         raise ImmediateHttpResponse(render(request, "registration/sso_refused.html", context, status=403))
 
 
-def _failure_counted(request, username: str) -> None:
+def _failure_counted(request, username: str, detail: str) -> None:
+    setattr(request, REFUSAL_DETAIL, detail)  # for the sign-in record
     user_login_failed.send(
         sender=__name__, credentials={get_user_model().USERNAME_FIELD: username}, request=request
     )

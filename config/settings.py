@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "allauth.socialaccount.providers.openid_connect",
     "core",  # its template tags (pitboss) and date formats; no models
     "accounts",
+    "staff",  # the administrators' pages: accounts, roles, second factors, tokens, the sign-in record
     "outbox",
     "ledger",  # the hash chains of money movements and approved changes (issue 52)
     "tables",
@@ -243,7 +244,9 @@ MFA_FORMS = {
     "activate_totp": "accounts.second_factor_forms.ActivateTOTPForm",
 }
 # The roles whose users must have a second factor (enrolled at their first sign-in), by slug.
-PITBOSS_SECOND_FACTOR_ROLES = env_list("PITBOSS_SECOND_FACTOR_ROLES", ["supervisor", "compliance"])
+PITBOSS_SECOND_FACTOR_ROLES = env_list(
+    "PITBOSS_SECOND_FACTOR_ROLES", ["supervisor", "compliance", "administrator"]
+)
 # Approving or deciding a re-settlement, void or configuration change, and signing a report, need a
 # code checked within this long (accounts/second_factor.py).
 PITBOSS_CODE_FRESH_MINUTES = env_int("PITBOSS_CODE_FRESH_MINUTES", 15, minimum=1)
@@ -279,6 +282,14 @@ PITBOSS_OIDC_GROUPS_CLAIM = env_str("PITBOSS_OIDC_GROUPS_CLAIM", "groups")
 # The provider's `amr` values (RFC 8176) taken as a second factor, so that its users enrol no Pitboss
 # TOTP; none by default: every user of a role above enrols one.
 PITBOSS_OIDC_TRUSTED_AMR = env_list("PITBOSS_OIDC_TRUSTED_AMR", [])
+# Break-glass (accounts/break_glass.py): with a provider configured, an administrator who signs in with
+# their local password is flagged on the sign-in record for compliance to review, with whether the
+# provider's discovery document answered (connecting, and answering, each within
+# PITBOSS_BREAK_GLASS_PROBE_SECONDS) at that moment. PITBOSS_OIDC_ONLY=1: with a provider configured,
+# nobody but administrators signs in with a password (the sign-in form names the provider instead);
+# off (the default), passwords work for everybody beside the provider.
+PITBOSS_OIDC_ONLY = env_bool("PITBOSS_OIDC_ONLY", False)
+PITBOSS_BREAK_GLASS_PROBE_SECONDS = env_int("PITBOSS_BREAK_GLASS_PROBE_SECONDS", 2, minimum=1)
 
 # Sign-in throttling, the portal's and the admin's (accounts/sign_in.py, accounts/guesses.py, django-axes;
 # README, "Security"). Attempts are kept in the database, so every process and server counts the same.

@@ -30,6 +30,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("accounts.sign_in_urls")),
     path("admin/", admin.site.urls),
+    path("staff/", include("staff.urls")),
     path("tables/", include("tables.urls")),
     path("limits/", include("limits.urls")),
     path("rounds/", include("rounds.urls")),

@@ -19,19 +19,19 @@ roles, and sees the queues of each):
   `alerts.add_silence`; compliance: `alerts.approve_threshold`), and for compliance the threshold
   changes awaiting approval;
 - compliance: the published RTPs above the game's (`tables.add_publishedrtp`): figures of record of
-  versions in force or approved to start later that promise more than the computed maximum.
+  versions in force or approved to start later that promise more than the computed maximum;
+- administrators: other administrators' account changes awaiting a second one
+  (`staff.decide_accountchange`); compliance: break-glass sign-ins not yet reviewed
+  (`accounts.review_signinevent`). These two are portal.staff_queues', built for the user.
 
 Each queue is one query, whatever it holds (the guardrail's reads each open proposal's odds: one a
 table at most). A queue lists its first `SHOWN` rows; its count is of
 all of them.
 """
 
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from urllib.parse import urlencode
+from datetime import timedelta
 
 from django.db.models import Count, Exists, Max, OuterRef, Window
-from django.urls import reverse
 from django.utils import timezone
 
 from accounts.roles import COMPLIANCE, SUPERVISOR
@@ -49,39 +49,10 @@ from tables.guardrail import approvals_of
 from tables.models import Table, TableConfiguration
 from tables.published import ENTER, figures_above_the_game
 
-SHOWN = 8
+from .queue_items import SHOWN, Item, Queue, url
+from .staff_queues import USER_QUEUES
+
 BREACH_DAYS = 7
-
-
-def url(name: str, *args, **query) -> str:
-    """The URL of `name`, with `query` as its filter (a list's GET parameters)."""
-    path = reverse(name, args=args)
-    return f"{path}?{urlencode(query, doseq=True)}" if query else path
-
-
-@dataclass(frozen=True)
-class Item:
-    label: str
-    url: str
-    count: int | None = None
-    note: str = ""
-    when: datetime | None = None
-
-
-@dataclass(frozen=True)
-class Queue:
-    key: str
-    title: str
-    count: int
-    url: str | None
-    noun: str
-    items: list[Item] = field(default_factory=list)
-    rows: int = 0  # how many items there are in all (a count may be of more: rounds of a table's day)
-
-    @property
-    def more(self) -> int:
-        """How many items are not listed."""
-        return max(0, self.rows - len(self.items))
 
 
 def open_incidents() -> Queue:
@@ -475,4 +446,6 @@ QUEUES = (
 
 def queues_for(user) -> list[Queue]:
     """The queues `user` may act on, each counted with one query."""
-    return [queue() for perm, queue in QUEUES if user.has_perm(perm)]
+    return [queue() for perm, queue in QUEUES if user.has_perm(perm)] + [
+        queue(user) for perm, queue in USER_QUEUES if user.has_perm(perm)
+    ]

@@ -14,7 +14,7 @@ from limits.services import personal_limit_set, player_create, table_limit_set
 from tables.services import table_create
 from tests.second_factor_support import deciding_client, enrolled_if_required
 
-ROLES = tuple(ROLE_SLUGS)  # supervisor, compliance, customer_service, game_server
+ROLES = tuple(ROLE_SLUGS)  # supervisor, compliance, customer_service, game_server, administrator
 
 
 def user(role: str = "supervisor"):

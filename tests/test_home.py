@@ -167,6 +167,7 @@ def test_compliance_sees_the_rounds_to_review_by_table_and_day(client, work):
         "runs",
         "stale",
         "sign",
+        "break-glass",
     ]
     # The day's run, not signed off yet: a report to sign, its run's page.
     assert shown["sign"].title == "Reports to sign" and shown["sign"].count == 1
@@ -192,6 +193,48 @@ def test_customer_service_sees_the_players_with_recent_limit_breaches(client, wo
     assert breaches > 0
     assert (player.label, player.count, player.url) == ("PDLX10002", breaches, "/limits/players/PDLX10002/")
     assert client.get(player.url).status_code == 200
+
+
+def test_an_administrator_sees_the_account_changes_another_administrator_asked_for(client, work):
+    """The demo's analyst, asked for by `administrator`, waits for `administrator-2`: it is in the
+    second's queue, and not in the first's (who cannot approve their own request)."""
+    (change,) = queues(client, "administrator-2")["account-changes"].items
+    assert change.label == "analyst · Account created · Compliance"
+    assert change.note == "asked by administrator"
+    assert client.get(change.url).status_code == 200
+    assert queues(client, "administrator")["account-changes"].count == 0
+    assert list(queues(client, "administrator")) == ["account-changes"]  # nothing of the tables
+    html = client.get(reverse("home")).content.decode()
+    cards = ('href="/staff/users/"', 'href="/staff/changes/"', 'href="/staff/sign-ins/"')
+    assert all(f'class="card link-card" {card}' in html for card in cards)
+    assert "no role yet" not in html
+
+
+def test_compliance_sees_each_break_glass_sign_in_until_reviewed(client, work):
+    from accounts.models import SignInEvent
+    from accounts.sign_in_record import break_glass_review
+
+    administrator = demo_user("administrator")
+    glass = SignInEvent.objects.create(
+        at=timezone.now(),
+        day=timezone.now().date(),
+        kind=SignInEvent.Kind.SUCCESS,
+        username=administrator.username,
+        user=administrator,
+        address="192.0.2.7",
+        method=SignInEvent.Method.PASSWORD,
+        break_glass=True,
+        provider_answered=True,
+    )
+    queue = queues(client, "compliance")["break-glass"]
+    (item,) = queue.items
+    assert (item.label, item.note) == ("administrator from 192.0.2.7", "the provider answered")
+    assert item.url == f"/staff/sign-ins/{glass.pk}/review/"
+    assert queue.url == "/staff/sign-ins/?break_glass=unreviewed"
+    assert client.get(item.url).status_code == 200
+    break_glass_review(event=glass, by=demo_user("compliance"), note="Provider maintenance window, ticket 88")
+    assert queues(client, "compliance")["break-glass"].count == 0
+    assert "break-glass" not in queues(client, "supervisor")
 
 
 def test_a_user_with_two_roles_sees_the_queues_of_both(client, work):

@@ -25,11 +25,9 @@ from hypothesis import strategies as st
 
 from core.parsers import MAX_JSON_DEPTH, json_nested_deeper_than
 from tests.api_support import client_as as api_client_as
+from tests.permission_matrix import PUBLIC, ROLES
+from tests.permission_world import arguments, build_world
 from tests.test_permissions import (
-    PUBLIC,
-    ROLES,
-    arguments,
-    build_world,
     client_as,
     is_api,
     matrix,

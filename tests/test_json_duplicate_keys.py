@@ -19,10 +19,12 @@ from limits.models import TableLimit
 from rounds.models import Bet, Round
 from tests.api_support import client_as, make_table
 from tests.fixtures import round_document
+from tests.permission_matrix import ROLES
+from tests.permission_world import arguments
 from tests.rounds.bad_documents import SEATED
 from tests.test_json_depth import BODY_METHODS, api_route_names, expected_statuses, world  # noqa: F401
-from tests.test_permissions import ROLES, arguments, stored
 from tests.test_permissions import client_as as client_with_session
+from tests.test_permissions import stored
 
 SENTINEL = "__the_first_of_two__"
 

@@ -10,12 +10,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from tests.permission_matrix import PUBLIC
 from tests.test_page_query_fuzz import pages, url_of, world  # noqa: F401
-from tests.test_permissions import PUBLIC
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("world")]
 
-STAFF = ("supervisor", "compliance", "customer-service")
+STAFF = ("supervisor", "compliance", "customer-service", "administrator")
 HREF = re.compile(r'<a [^>]*href="([^"#]+)')
 NOT_FOLLOWED = ("/static/", "/admin/", "/accounts/logout/")
 

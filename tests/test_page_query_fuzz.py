@@ -51,8 +51,8 @@ from accounts.roles import ROLE_SLUGS
 from limits.forms import PersonalLimitScopeForm
 from rounds.filtersets import BetFilterSet
 from rounds.forms import PlayRecordPeriodForm
+from tests.permission_matrix import PUBLIC
 from tests.routes_support import routes, view_class_of
-from tests.test_permissions import PUBLIC
 
 LIST_EXAMPLES = 30  # query strings per list or report page and role that may see it
 READER_EXAMPLES = 12  # per other page that reads the query, and role that may see it
@@ -87,9 +87,17 @@ KNOWN_LISTS = {
     "alerts:fault_list",
     "notifications:webhook_list",
     "notifications:delivery_list",
+    "staff:users",
+    "staff:changes",
+    "staff:sign_ins",
+    "staff:sign_in_days",
+    "staff:token_uses",
 }
 # A route's pk names a row of its view's model; where the view names none, here.
 PK_MODELS = {
+    "staff:user": "auth.User",
+    "staff:change": "staff.AccountChange",  # the demo's account awaiting a second administrator
+    "staff:sign_in_review": "accounts.SignInEvent",
     "reports:document_download": "reports.ReportDocument",
     "rounds:incident_refunds": "rounds.Incident",
 }
@@ -191,6 +199,7 @@ def build_world(reports_dir) -> dict:
     published_of(users)
     alerts_of(Table.objects.get(code="DLX1"), users)
     notifications_of(Table.objects.get(code="DLX1"), users)
+    break_glass_of(users.get(username="administrator"))
     rounds = Round.objects.order_by("id")
     bets = Bet.objects.select_related("round").order_by("id")
     return {
@@ -275,6 +284,23 @@ def notifications_of(dlx, users) -> None:
         last_error="HTTP 503",
     )
     Delivery.objects.create(channel="email", user=supervisor, address="sup@casino.example", status="sent")
+
+
+def break_glass_of(administrator) -> None:
+    """A break-glass sign-in for compliance to review (accounts.sign_in_record)."""
+    from accounts.models import SignInEvent
+
+    SignInEvent.objects.create(
+        at=datetime.now(UTC),
+        day=date.today(),
+        kind=SignInEvent.Kind.SUCCESS,
+        username=administrator.username,
+        user=administrator,
+        address="192.0.2.9",
+        method=SignInEvent.Method.PASSWORD,
+        break_glass=True,
+        provider_answered=False,
+    )
 
 
 def url_of(name: str, pattern: URLPattern) -> str:

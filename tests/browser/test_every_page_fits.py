@@ -12,7 +12,8 @@ from tests.walk_support import OWN_SECOND_FACTOR_PAGES, SIGN_IN_PAGES
 pytestmark = pytest.mark.browser
 
 WIDTHS = (1440, 1280, 390)
-STAFF = ("supervisor", "compliance", "customer-service")  # the demo's users; a game server uses the API
+# The demo's users; a game server uses the API.
+STAFF = ("supervisor", "compliance", "customer-service", "administrator")
 # Pages that are not pages of the portal to look at: downloads, the API's documents.
 NOT_SHOWN = {"reports:document_download", "reports:chart", "rounds:round_document", "logout"}
 NOT_SHOWN |= {"alerts:fault_pdf", "regulator:day_pack"}

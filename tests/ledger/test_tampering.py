@@ -31,7 +31,7 @@ def verify_command(*args) -> str:
 
 
 def test_untouched_it_verifies_clean_and_keeps_the_run(made):
-    assert "Ledger verified clean: adjustment, personal_limit, refund" in verify_command()
+    assert "Ledger verified clean: account_change, adjustment, personal_limit, refund" in verify_command()
     run = LedgerVerification.objects.get()
     assert run.clean and run.problems == [] and "void_line" in run.chains
 

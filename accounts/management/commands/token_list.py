@@ -4,7 +4,7 @@ name, when it was made, last used, and whether it works, expires or was revoked.
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from accounts.management.commands.token_rotate import user_named
+from accounts.management.arguments import user_named
 from accounts.models import ApiToken
 from accounts.token_lifetime import token_end, token_works
 

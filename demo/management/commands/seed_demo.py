@@ -19,6 +19,7 @@ from accounts.services import user_create
 from demo.second_factor import demo_secret
 from limits.models import Player
 from limits.services import personal_limit_set, player_create, table_limit_set
+from staff.services import account_create
 from tables.models import PublishedRtp, Table, TableStatusChange
 from tables.published import published_rtp_enter
 from tables.services import table_create, table_set_status
@@ -31,6 +32,8 @@ TABLES = [
 ]
 # The demo tables run their rule sheets' presets from the year the sheets were published, so
 # that the fixture rounds of the tests (and any simulated day) fall under version 1.
+# An account one administrator asks for, waiting for the other (the two-administrator rule).
+AWAITING_ANALYST = "analyst"
 RULES_PUBLISHED = datetime(2026, 1, 1, tzinfo=UTC)
 MAIN_RANGE = ("2.50", "2500.00")
 BEHIND_RANGE = ("1.00", "25.00")
@@ -59,12 +62,13 @@ PUBLISHED = {
 class Command(BaseCommand):
     help = (
         "Create the demo tables (DLX1, BND1, CLS1, MPB1) with limits, a few players, one user per role "
-        "and a second supervisor."
+        "a second supervisor and administrator, and an account awaiting a second administrator."
     )
 
     @transaction.atomic
     def handle(self, *args, **options):
         supervisor = self.users()
+        self.account_awaiting()
         for code, name, game, studio, dealer in TABLES:
             if Table.objects.filter(code=code).exists():
                 continue
@@ -150,12 +154,28 @@ class Command(BaseCommand):
         # Demo history: entered when the rules were published, so every past day's sheet states it.
         PublishedRtp.objects.filter(pk=entry.pk).update(entered_at=RULES_PUBLISHED)
 
+    def account_awaiting(self) -> None:
+        """A compliance analyst's account asked for by one administrator: it waits for the other."""
+        User = get_user_model()
+        if User.objects.filter(username=AWAITING_ANALYST).exists():
+            return
+        account_create(
+            actor=User.objects.get(username="administrator"),
+            username=AWAITING_ANALYST,
+            email=f"{AWAITING_ANALYST}@pitboss.example",
+            role=ROLE_SLUGS["compliance"],
+            reason="New compliance analyst, starts Monday (ticket HR-1042)",
+        )
+        self.stdout.write(f"user {AWAITING_ANALYST} (Compliance) awaits administrator-2's approval")
+
     def users(self):
         User = get_user_model()
         first = None
-        # One user per role, and a second supervisor: a void one supervisor proposes, another approves.
+        # One user per role, a second supervisor (a void one supervisor proposes, another approves) and
+        # a second administrator (a role granted by one administrator, approved by another).
         accounts = [(slug.replace("_", "-"), role) for slug, role in ROLE_SLUGS.items()]
         accounts.append(("supervisor-2", ROLE_SLUGS["supervisor"]))
+        accounts.append(("administrator-2", ROLE_SLUGS["administrator"]))
         for username, role in accounts:
             password = f"{username}-demo"
             user = User.objects.filter(username=username).first()

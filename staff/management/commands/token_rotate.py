@@ -2,16 +2,20 @@
 
 A new API token for the user, printed once; the user's other tokens keep working for the grace
 period (s, m, h or d; 0 ends them now), so the game server can be given the new key without a gap.
+Kept as an account change made by a command (staff.services.command_recorded), with --reason.
 """
 
 import re
 from datetime import timedelta
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
+from accounts.management.arguments import user_named
 from accounts.services import token_rotate
 from accounts.token_lifetime import token_end, token_works
+from staff.models import ChangeKind
+from staff.services import command_recorded
 
 UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 
@@ -23,13 +27,6 @@ def grace_period(text: str) -> timedelta:
     return timedelta(**{UNITS[match[2] or "s"]: int(match[1])})
 
 
-def user_named(username: str):
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        raise CommandError(f"No user named {username!r}.")
-    return user
-
-
 class Command(BaseCommand):
     help = "Rotate a user's API token: a new one, printed once; the old ones end after --grace."
 
@@ -37,13 +34,16 @@ class Command(BaseCommand):
         parser.add_argument("username")
         parser.add_argument("--grace", default="24h", help="how long the old tokens still work (default 24h)")
         parser.add_argument("--name", default="", help="what the new token is for (default: the date)")
+        parser.add_argument("--reason", default="Rotated on the server", help="kept with the change")
 
-    def handle(self, *args, username, grace, name, **options):
+    def handle(self, *args, username, grace, name, reason, **options):
         period = grace_period(grace)
         user = user_named(username)
         if not user.is_active:
             raise CommandError(f"{username} is deactivated: its tokens would be refused.")
-        token, key = token_rotate(user=user, grace=period, name=name)
+        with transaction.atomic():
+            token, key = token_rotate(user=user, grace=period, name=name)
+            command_recorded(user=user, kind=ChangeKind.TOKEN_ROTATED, reason=reason, token=token)
         self.stdout.write(f"{username} new API token: {key}")
         self.stdout.write(f"  ({token.prefix}…, shown only now: Pitboss keeps only its digest)")
         others = list(user.api_tokens.exclude(pk=token.pk))
