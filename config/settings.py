@@ -100,6 +100,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "core.replica.wrote_recently_stamp",  # read your writes: a writer reads the primary a while
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.current_request.remember_request",  # for the second-factor forms
@@ -200,6 +201,21 @@ SQLITE_PATH = Path(env_str("PITBOSS_SQLITE_PATH") or VAR_DIR / "pitboss.sqlite3"
 DATABASES = {
     "default": env_database("DATABASE_URL", sqlite_path=SQLITE_PATH, conn_max_age=60),
 }
+# A read replica (issue 55, core/replica.py): a PostgreSQL standby that lists, exports, reports and
+# archive recall read when it is up and close enough; unset, everything uses the one server.
+if env_str("REPLICA_DATABASE_URL"):
+    DATABASES["replica"] = env_database("REPLICA_DATABASE_URL", sqlite_path=SQLITE_PATH, conn_max_age=60)
+    # A replica that does not answer is given up quickly; the breaker then spares later requests.
+    DATABASES["replica"].setdefault("OPTIONS", {})["connect_timeout"] = 2
+DATABASE_ROUTERS = ["core.replica.ReplicaRouter"]
+# After a write, its user reads the primary for this long (read your writes).
+PITBOSS_READ_YOUR_WRITES_SECONDS = env_int("PITBOSS_READ_YOUR_WRITES_SECONDS", 10, minimum=0)
+# Above this many bytes of WAL received but not replayed, reads go to the primary.
+PITBOSS_REPLICA_MAX_LAG_BYTES = env_int("PITBOSS_REPLICA_MAX_LAG_BYTES", 16 * 1024 * 1024, minimum=0)
+# A replica that failed is not tried again for this long (the breaker, per process).
+PITBOSS_REPLICA_RETRY_SECONDS = env_int("PITBOSS_REPLICA_RETRY_SECONDS", 30, minimum=0)
+# How often a process measures the replica's lag again.
+PITBOSS_REPLICA_LAG_CHECK_SECONDS = env_int("PITBOSS_REPLICA_LAG_CHECK_SECONDS", 5, minimum=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

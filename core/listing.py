@@ -32,6 +32,7 @@ from core.exports import (
     xlsx_response,
 )
 from core.money import money, money_value
+from core.replica import ReplicaReadsMixin
 from core.templatetags.pitboss import local_time
 
 PAGE_SIZE = 50
@@ -75,7 +76,7 @@ class LazyListPaginator(PageSizeBounded, LazyPaginator):
 
 
 class FilteredListView(
-    LoginRequiredMixin, PermissionRequiredMixin, ExportMixin, SingleTableMixin, FilterView
+    ReplicaReadsMixin, LoginRequiredMixin, PermissionRequiredMixin, ExportMixin, SingleTableMixin, FilterView
 ):
     """Login and a permission, a filterset, a django-tables2 table, CSV and XLSX exports.
 

@@ -4,7 +4,9 @@ Three checks: `database` (SELECT 1), `cache` (a value set and read back through 
 it, so a cache that is away, core/cache.py, fails) and `broker` (a connection to
 CELERY_BROKER_URL, given BROKER_TIMEOUT seconds; "eager" where tasks run in-process). 200 with
 {"status": "ok", "checks": {...}}, each check "ok" (or "eager"); 503 with "status": "failed" and
-the failed checks "failed". Nothing else is said: no address, no error text.
+the failed checks "failed". Beside them, never failing the verdict, "replica": {"configured",
+"state" (ok, lagging, down or none), "lag_bytes"}, measured at most every
+PITBOSS_REPLICA_LAG_CHECK_SECONDS (core/replica.py). Nothing else is said: no address, no error text.
 
 No sign-in and no session; not an API view, so never throttled. Nothing is written to the database.
 The verdict is kept VERDICT_SECONDS in the process: probes in between cost nothing, and while one
@@ -22,6 +24,8 @@ from django.http import JsonResponse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 from kombu import Connection
+
+from core.replica import replica
 
 VERDICT_SECONDS = 5
 BROKER_TIMEOUT = 1
@@ -61,6 +65,13 @@ def broker() -> str:
 CHECKS = {"database": database, "cache": cache, "broker": broker}
 
 
+def replica_report() -> dict:
+    """The read replica (core/replica.py), told but never failing the check: reads go to the
+    primary while it is down or lagging. state: "ok", "lagging", "down" or "none" (not configured)."""
+    state, lag = replica.state()
+    return {"configured": state != "none", "state": state, "lag_bytes": lag}
+
+
 def run(check) -> str:
     try:
         return check()
@@ -97,7 +108,8 @@ def healthz(request):
     checks = verdict.current()
     failed = "failed" in checks.values()
     response = JsonResponse(
-        {"status": "failed" if failed else "ok", "checks": checks}, status=503 if failed else 200
+        {"status": "failed" if failed else "ok", "checks": checks, "replica": replica_report()},
+        status=503 if failed else 200,
     )
     patch_cache_control(response, no_store=True)
     return response

@@ -11,6 +11,7 @@ from django.views.generic import DetailView
 
 from accounts.second_factor import FreshCodeRequiredMixin
 from core.form_views import ServiceFormMixin
+from core.replica import ReplicaReadsMixin
 from core.views import PermissionRequiredMixin
 
 from .models import ReportRun, RunStatus
@@ -41,7 +42,7 @@ def sign_off_context(run: ReportRun, user, form: ReportSignForm | None = None) -
     }
 
 
-class ReportRunDetailView(LoginRequiredMixin, PermissionRequiredMixin, DetailView):
+class ReportRunDetailView(ReplicaReadsMixin, LoginRequiredMixin, PermissionRequiredMixin, DetailView):
     permission_required = "reports.view_reportrun"
     model = ReportRun
     template_name = "reports/run_detail.html"

@@ -31,6 +31,7 @@ from core.form_views import ServiceFormView
 from core.forms import IsoDateInput
 from core.gaming_day import GamingDay, last_closed_gaming_day
 from core.listing import FilteredListView
+from core.replica import ReplicaReadsMixin
 from core.views import PermissionRequiredMixin
 
 from .filtersets import (
@@ -186,7 +187,7 @@ CHART_MAX_AGE = 365 * 24 * 3600
 
 
 @method_decorator(csp_override(CHART_CSP), name="dispatch")
-class ReportChartView(LoginRequiredMixin, PermissionRequiredMixin, View):
+class ReportChartView(ReplicaReadsMixin, LoginRequiredMixin, PermissionRequiredMixin, View):
     """A chart's SVG as the run's job drew and stored it: nothing is drawn here. A trend needs what
     the daily report page needs, a hits chart what the exposure page needs. Kept by the browser
     (private: it needs a login) for a year."""
@@ -292,7 +293,7 @@ def document_file_response(document: ReportDocument) -> HttpResponse:
     return response
 
 
-class DocumentDownloadView(LoginRequiredMixin, PermissionRequiredMixin, View):
+class DocumentDownloadView(ReplicaReadsMixin, LoginRequiredMixin, PermissionRequiredMixin, View):
     permission_required = "reports.view_reportdocument"
 
     def get(self, request, pk: int):

@@ -20,6 +20,7 @@ from core.exports import CSV, EXPORT_PARAM, chunked_values, csv_response
 from core.form_views import ServiceFormMixin
 from core.gaming_day import gaming_day
 from core.listing import REFUSED_FILTER, FilteredListView
+from core.replica import ReplicaReadsMixin
 from core.templatetags.pitboss import zoned_label
 from limits.choices import BetKind
 from limits.models import Player
@@ -214,7 +215,7 @@ class RoundListView(FilteredListView):
         return context
 
 
-class RoundMixin(LoginRequiredMixin, PermissionRequiredMixin):
+class RoundMixin(ReplicaReadsMixin, LoginRequiredMixin, PermissionRequiredMixin):
     # A view that shows a round also finds one whose month is archived (rounds.recall): read back
     # from the archive with its rows (`recall_rows`) or its document alone. None: the database only.
     recall_rows: bool | None = None

@@ -3,9 +3,11 @@
 Markers: `postgres` (DATABASE_URL points at PostgreSQL), `redis` (CELERY_BROKER_URL is a Redis
 that answers), `celery_worker` (CELERY_BROKER_URL answers, for a real worker), `browser`
 (/usr/bin/chromium runs), `redis_server` (the redis-server program, which such a test starts, stops
-and freezes on a port of its own). On a laptop without them such tests are skipped and the run ends
-with a summary of what was left out and why. With PITBOSS_REQUIRE_SERVICES=1 (CI) a missing
-service stops the run at start-up instead: nothing is skipped silently.
+and freezes on a port of its own), `replica` (PostgreSQL's server programs,
+/usr/lib/postgresql/*/bin, with which tests/replica makes a private primary and standby). On a
+laptop without them such tests are skipped and the run ends with a summary of what was left out
+and why. With PITBOSS_REQUIRE_SERVICES=1 (CI) a missing service stops the run at start-up instead:
+nothing is skipped silently.
 
 Under pytest-xdist (make test runs on every core) each process has its own test database
 (pytest-django's suffix: test_pitboss_gw0, ...) and its own Celery queue, so that a real worker
@@ -35,7 +37,7 @@ CELERY_TEST_QUEUE = f"pitboss-tests-{TEST_PROCESS}"
 TESTS_KNOWN_ODDS = Path(__file__).parent / "fixtures" / "known_odds.json"
 CHROMIUM = "/usr/bin/chromium"
 REDIS_SERVER = "redis-server"
-SERVICE_MARKERS = ("postgres", "redis", "celery_worker", "browser", "redis_server")
+SERVICE_MARKERS = ("postgres", "redis", "celery_worker", "browser", "redis_server", "replica")
 CONNECT_TIMEOUT = 5
 
 SKIP_REASON = re.compile(r"needs (?P<marker>\w+): (?P<problem>.+)")
@@ -120,12 +122,19 @@ def _redis_server_problem() -> str | None:
     return None
 
 
+def _replica_problem() -> str | None:
+    from tests.replica_support import server_problem
+
+    return server_problem()
+
+
 _CHECKS = {
     "postgres": _postgres_problem,
     "redis": _redis_problem,
     "celery_worker": _broker_problem,
     "browser": _browser_problem,
     "redis_server": _redis_server_problem,
+    "replica": _replica_problem,
 }
 
 
@@ -182,8 +191,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         tests = "test" if count == 1 else "tests"
         terminalreporter.write_line(f"{count} {marker} {tests} skipped: {problem}")
     terminalreporter.write_line(
-        "Set DATABASE_URL and CELERY_BROKER_URL and install chromium and redis-server to run them "
-        "(see README.md)."
+        "Set DATABASE_URL and CELERY_BROKER_URL and install chromium, redis-server and postgresql "
+        "to run them (see README.md)."
     )
 
 

@@ -24,6 +24,10 @@ pytestmark = pytest.mark.django_db
 URL = "/healthz"
 
 
+# Without REPLICA_DATABASE_URL the replica is told as not configured; tests/replica covers one.
+NO_REPLICA = {"configured": False, "state": "none", "lag_bytes": None}
+
+
 @pytest.fixture(autouse=True)
 def fresh_verdict():
     verdict.forget()
@@ -53,7 +57,7 @@ def test_everything_up_is_200_naming_each_check(production_cache_settings, own_b
     status, body, queries = checked()
     assert (status, body) == (
         200,
-        {"status": "ok", "checks": {"database": "ok", "cache": "ok", "broker": "ok"}},
+        {"status": "ok", "checks": {"database": "ok", "cache": "ok", "broker": "ok"}, "replica": NO_REPLICA},
     )
     assert queries == ["SELECT 1"]
 
@@ -65,7 +69,11 @@ def test_with_the_cache_stopped_it_is_503_naming_the_cache(production_cache_sett
     status, body, _ = checked()
     assert (status, body) == (
         503,
-        {"status": "failed", "checks": {"database": "ok", "cache": "failed", "broker": "eager"}},
+        {
+            "status": "failed",
+            "checks": {"database": "ok", "cache": "failed", "broker": "eager"},
+            "replica": NO_REPLICA,
+        },
     )
 
 
@@ -75,7 +83,11 @@ def test_with_a_bad_broker_url_it_is_503_naming_the_broker_and_not_its_password(
     status, body, _ = checked()
     assert (status, body) == (
         503,
-        {"status": "failed", "checks": {"database": "ok", "cache": "ok", "broker": "failed"}},
+        {
+            "status": "failed",
+            "checks": {"database": "ok", "cache": "ok", "broker": "failed"},
+            "replica": NO_REPLICA,
+        },
     )
 
 
@@ -85,7 +97,11 @@ def test_with_celery_eager_the_broker_is_eager_and_no_failure(settings):
     status, body, _ = checked()
     assert (status, body) == (
         200,
-        {"status": "ok", "checks": {"database": "ok", "cache": "ok", "broker": "eager"}},
+        {
+            "status": "ok",
+            "checks": {"database": "ok", "cache": "ok", "broker": "eager"},
+            "replica": NO_REPLICA,
+        },
     )
 
 
@@ -98,7 +114,11 @@ def test_the_verdict_is_kept_a_few_seconds(production_cache_settings, redis_serv
     first = checked()
     assert first[:2] == (
         200,
-        {"status": "ok", "checks": {"database": "ok", "cache": "ok", "broker": "eager"}},
+        {
+            "status": "ok",
+            "checks": {"database": "ok", "cache": "ok", "broker": "eager"},
+            "replica": NO_REPLICA,
+        },
     )
     redis_server.stop()
     moved.advance(VERDICT_SECONDS - 1)
