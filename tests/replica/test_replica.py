@@ -40,12 +40,14 @@ def base_env() -> dict:
 
 
 def wait_for(url: str, timeout: float = 60) -> None:
+    """Until the server answers `url`: its first answer loads the whole app, which a busy machine (CI,
+    the other test process) takes seconds over; a slow answer is waited for like a refused one."""
     deadline = time.monotonic() + timeout
     while True:
         try:
-            requests.get(url, timeout=2)
+            requests.get(url, timeout=10)
             return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
