@@ -210,22 +210,14 @@ def deactivate(*, actor, user, reason: str) -> AccountChange:
         raise ValidationError({"user": f"{user} is deactivated already."})
     user.is_active = False
     user.save(update_fields=["is_active"])
-    change = AccountChange.objects.create(
-        user=user,
-        kind=ChangeKind.DEACTIVATED,
-        reason=reason,
-        requested_by=actor,
-        status=ChangeStatus.APPLIED,
-    )
-    withdrawn = list(AccountChange.objects.filter(user=user, status=ChangeStatus.PENDING))
-    for waiting in withdrawn:
+    change = _recorded(actor=actor, user=user, kind=ChangeKind.DEACTIVATED, reason=reason)
+    for waiting in AccountChange.objects.filter(user=user, status=ChangeStatus.PENDING):
         _decided(
             waiting,
             ChangeStatus.WITHDRAWN,
             actor,
             f"Withdrawn: the account was deactivated (change {change.pk}).",
         )
-    ledger_append(CHAIN, [change, *withdrawn])
     return change
 
 
@@ -316,11 +308,13 @@ def token_revoke(*, actor, token: ApiToken, reason: str) -> AccountChange:
 
 
 def _decided(change: AccountChange, status: str, by, note: str) -> AccountChange:
+    """The decision kept, and the change, final now, appended to the ledger."""
     change.status = status
     change.decided_by = by
     change.decided_at = timezone.now()
     change.decision_note = note
     change.save(update_fields=["status", "decided_by", "decided_at", "decision_note"])
+    ledger_append(CHAIN, [change])
     return change
 
 
@@ -375,7 +369,6 @@ def change_approve(*, actor, change: AccountChange, note: str = "") -> AccountCh
     change = _decidable(actor, change)
     _apply(change)
     _decided(change, ChangeStatus.APPROVED, actor, (note or "").strip())
-    ledger_append(CHAIN, [change])
     return change
 
 
@@ -386,7 +379,6 @@ def change_reject(*, actor, change: AccountChange, note: str) -> AccountChange:
         raise ValidationError({"note": "Say why: a rejection is kept with its note."})
     change = _decidable(actor, change)
     _decided(change, ChangeStatus.REJECTED, actor, note.strip())
-    ledger_append(CHAIN, [change])
     return change
 
 
@@ -399,7 +391,6 @@ def change_withdraw(*, actor, change: AccountChange, note: str = "") -> AccountC
             {"__all__": f"Only {change.requested_by or 'the one who asked'} withdraws this change."}
         )
     _decided(change, ChangeStatus.WITHDRAWN, actor, (note or "").strip())
-    ledger_append(CHAIN, [change])
     return change
 
 
