@@ -16,6 +16,7 @@ from core.env import (
     env_bool,
     env_broker_url,
     env_database,
+    env_database_pool,
     env_int,
     env_list,
     env_mailer,
@@ -27,6 +28,7 @@ from core.env import (
     filesystem_broker_options,
     is_filesystem_url,
     is_redis_url,
+    with_pool,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -207,6 +209,18 @@ if env_str("REPLICA_DATABASE_URL"):
     DATABASES["replica"] = env_database("REPLICA_DATABASE_URL", sqlite_path=SQLITE_PATH, conn_max_age=60)
     # A replica that does not answer is given up quickly; the breaker then spares later requests.
     DATABASES["replica"].setdefault("OPTIONS", {})["connect_timeout"] = 2
+# Connection pooling (README, "Deployment"): each process keeps PITBOSS_DATABASE_POOL_MIN to
+# PITBOSS_DATABASE_POOL_MAX connections to each PostgreSQL database; off (0) by default.
+PITBOSS_DATABASE_POOL = env_database_pool()
+DATABASES = {
+    alias: with_pool(
+        "DATABASE_URL" if alias == "default" else "REPLICA_DATABASE_URL", config, PITBOSS_DATABASE_POOL
+    )
+    for alias, config in DATABASES.items()
+}
+if PITBOSS_DATABASE_POOL and "replica" in DATABASES:
+    # As with connect_timeout above: a replica's connection is waited for 2 s, not psycopg_pool's 30.
+    DATABASES["replica"]["OPTIONS"]["pool"]["timeout"] = 2
 DATABASE_ROUTERS = ["core.replica.ReplicaRouter"]
 # After a write, its user reads the primary for this long (read your writes).
 PITBOSS_READ_YOUR_WRITES_SECONDS = env_int("PITBOSS_READ_YOUR_WRITES_SECONDS", 10, minimum=0)

@@ -159,6 +159,37 @@ def env_database(name: str, *, sqlite_path: Path, conn_max_age: int, environ: En
     return config
 
 
+def env_database_pool(*, environ: Environ | None = None) -> dict | None:
+    """Django's psycopg pool for PostgreSQL (DATABASES[...]["OPTIONS"]["pool"], psycopg_pool's
+    ConnectionPool arguments): None when PITBOSS_DATABASE_POOL_MAX is 0 or unset (a connection per
+    process, kept CONN_MAX_AGE seconds), else at most that many connections per process, of which
+    PITBOSS_DATABASE_POOL_MIN (1 unless set, never above the maximum) are kept open."""
+    maximum = env_int("PITBOSS_DATABASE_POOL_MAX", 0, environ=environ)
+    if maximum == 0:
+        return None
+    minimum = env_int("PITBOSS_DATABASE_POOL_MIN", min(1, maximum), environ=environ)
+    if minimum > maximum:
+        raise ImproperlyConfigured(
+            f"PITBOSS_DATABASE_POOL_MIN ({minimum}) must not be above PITBOSS_DATABASE_POOL_MAX ({maximum})."
+        )
+    return {"min_size": minimum, "max_size": maximum}
+
+
+def with_pool(name: str, config: dict, pool: dict | None) -> dict:
+    """`config` (env_database's) with the pool turned on, or as it is when `pool` is None. Django
+    refuses a pool beside persistent connections, so CONN_MAX_AGE becomes 0: the pool keeps them.
+    SQLite has no pool: refused, naming `name`, rather than silently ignored."""
+    if pool is None:
+        return config
+    if config["ENGINE"] != _POSTGRESQL_ENGINE:
+        raise ImproperlyConfigured(
+            f"PITBOSS_DATABASE_POOL_MAX is for PostgreSQL: set {name} to a postgres:// URL, "
+            "or PITBOSS_DATABASE_POOL_MAX=0 (SQLite opens its file in each process and has no pool)."
+        )
+    options = {**config.get("OPTIONS", {}), "pool": dict(pool)}
+    return {**config, "CONN_MAX_AGE": 0, "OPTIONS": options}
+
+
 def env_broker_url(name: str, *, environ: Environ | None = None) -> str | None:
     """A Celery broker URL (Redis or AMQP, or exactly filesystem:// for one machine), or None when unset."""
     url = env_str(name, environ=environ)

@@ -4,7 +4,8 @@ Markers: `postgres` (DATABASE_URL points at PostgreSQL), `redis` (CELERY_BROKER_
 that answers), `celery_worker` (CELERY_BROKER_URL answers, for a real worker), `browser`
 (/usr/bin/chromium runs), `redis_server` (the redis-server program, which such a test starts, stops
 and freezes on a port of its own), `replica` (PostgreSQL's server programs,
-/usr/lib/postgresql/*/bin, with which tests/replica makes a private primary and standby). On a
+/usr/lib/postgresql/*/bin, with which tests/replica makes a private primary and standby and
+tests/backup backs up and restores a scratch cluster). On a
 laptop without them such tests are skipped and the run ends with a summary of what was left out
 and why. With PITBOSS_REQUIRE_SERVICES=1 (CI) a missing service stops the run at start-up instead:
 nothing is skipped silently.

@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import requests
+
 SERVER_PROGRAMS = "/usr/lib/postgresql/*/bin"
 
 
@@ -49,6 +51,20 @@ def run_as_postgres(*args, **kwargs) -> subprocess.CompletedProcess:
     if os.geteuid() == 0:
         command = ["runuser", "-u", "postgres", "--", *command]
     return subprocess.run(command, check=True, capture_output=True, text=True, timeout=120, **kwargs)
+
+
+def wait_for(url: str, timeout: float = 60) -> None:
+    """Until the server answers `url`: its first answer loads the whole app, which a busy machine (CI,
+    the other test process) takes seconds over; a slow answer is waited for like a refused one."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            requests.get(url, timeout=10)
+            return
+        except (requests.ConnectionError, requests.Timeout):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 @dataclass

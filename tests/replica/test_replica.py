@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.replica_support import free_port, make_pair
+from tests.replica_support import free_port, make_pair, wait_for
 
 pytestmark = pytest.mark.replica
 
@@ -37,20 +37,6 @@ def base_env() -> dict:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("CELERY_", "REPLICA_"))}
     env.update(DJANGO_SETTINGS_MODULE="config.settings", SECRET_KEY=secrets.token_urlsafe(50))
     return env
-
-
-def wait_for(url: str, timeout: float = 60) -> None:
-    """Until the server answers `url`: its first answer loads the whole app, which a busy machine (CI,
-    the other test process) takes seconds over; a slow answer is waited for like a refused one."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            requests.get(url, timeout=10)
-            return
-        except (requests.ConnectionError, requests.Timeout):
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
 
 
 @pytest.fixture(scope="module")
