@@ -11,6 +11,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from kombu import Queue
 
+from config.beat_schedule import beat_schedule
 from core.env import (
     EMAIL_TIMEOUT_SECONDS,
     env_bool,
@@ -20,6 +21,7 @@ from core.env import (
     env_int,
     env_list,
     env_mailer,
+    env_networks,
     env_pairs,
     env_percent,
     env_str,
@@ -93,6 +95,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "core.middleware.request_metrics",  # every request counted and timed for /metrics (core/metrics.py)
     "django.middleware.security.SecurityMiddleware",
     "core.no_store.no_store",  # Cache-Control: no-store for a signed-in user and the API
     "core.body_length.length_required",  # a body without a Content-Length (chunked): 411
@@ -230,6 +233,9 @@ PITBOSS_REPLICA_MAX_LAG_BYTES = env_int("PITBOSS_REPLICA_MAX_LAG_BYTES", 16 * 10
 PITBOSS_REPLICA_RETRY_SECONDS = env_int("PITBOSS_REPLICA_RETRY_SECONDS", 30, minimum=0)
 # How often a process measures the replica's lag again.
 PITBOSS_REPLICA_LAG_CHECK_SECONDS = env_int("PITBOSS_REPLICA_LAG_CHECK_SECONDS", 5, minimum=0)
+# GET /metrics (portal/metrics.py) answers only these client addresses (REMOTE_ADDR; a proxy in front
+# must not forward /metrics), addresses or CIDR networks; any other is answered 404.
+PITBOSS_METRICS_ADDRESSES = env_networks("PITBOSS_METRICS_ADDRESSES", ["127.0.0.1", "::1"])
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -519,74 +525,11 @@ CELERY_TASK_ROUTES = {"notifications.tasks.deliver_task": {"queue": "notificatio
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
-# Celery beat: every 15 minutes the task looks whether the last gaming day has closed and starts its
-# daily reports once (it decides; the schedule only has to come round soon after the cut-off).
-CELERY_BEAT_SCHEDULE = {
-    # Tasks whose change committed while the broker was down (outbox.models).
-    "outbox-drain": {
-        "task": "outbox.tasks.outbox_drain_task",
-        "schedule": 60,
-        "options": {"expires": 55},
-    },
-    # Round history's partitions for the coming months, made well before a round needs them.
-    "round-partitions-ahead": {
-        "task": "rounds.tasks.partitions_ahead_task",
-        "schedule": 6 * 60 * 60,
-        "options": {"expires": 60 * 60},
-    },
-    "player-totals-catch-up": {
-        "task": "rounds.tasks.player_totals_catch_up_task",
-        "schedule": 60,
-        "options": {"expires": 55},
-    },
-    "daily-reports-when-day-closed": {
-        "task": "reports.tasks.daily_reports_when_day_closed",
-        "schedule": 15 * 60,
-        "options": {"expires": 14 * 60},  # no pile of them for a worker back from an outage
-    },
-    # Configuration versions without figures of the odds engine's present method (after a change of
-    # method, or a task lost with a broker outage): worked out, a few minutes' worth per run.
-    # The monitors read what arrived since their last run; unacknowledged alerts escalate.
-    # Every 15 s, so that a round is judged within about 25 s of its arrival (ROUND_SETTLE, 10 s) and
-    # its alert's email sent within a minute (BENCHMARKS.md, "Notifications: ingest to email").
-    "alerts-monitors": {
-        "task": "alerts.tasks.monitors_run_task",
-        "schedule": 15,
-        "options": {"expires": 14},
-    },
-    "alerts-escalate": {
-        "task": "alerts.tasks.alerts_escalate_task",
-        "schedule": 60,
-        "options": {"expires": 55},
-    },
-    # Deliveries whose send failed, again once their backoff is over (notifications.services).
-    "notifications-retry": {
-        "task": "notifications.tasks.deliveries_retry_task",
-        "schedule": 60,
-        "options": {"expires": 55},
-    },
-    # After each gaming day closes: the ledger's heads signed as of its end, then the ledger verified
-    # once for the day (ledger.tasks; like the daily reports, it decides, the schedule comes round).
-    "ledger-daily": {
-        "task": "ledger.tasks.ledger_daily_task",
-        "schedule": 15 * 60,
-        "options": {"expires": 14 * 60},
-    },
-    "configuration-odds-refresh": {
-        "task": "tables.tasks.configuration_odds_refresh",
-        "schedule": 10 * 60,
-        "options": {"expires": 9 * 60},
-    },
-}
+# Celery beat's schedule: config/beat_schedule.py.
 # make demo's game servers: a round at every open demo table every this many seconds (demo.tasks);
 # 0, the default, deals nothing.
 PITBOSS_DEMO_DEALING = env_int("PITBOSS_DEMO_DEALING", 0)
-if PITBOSS_DEMO_DEALING:
-    CELERY_BEAT_SCHEDULE["demo-deal"] = {
-        "task": "demo.tasks.demo_deal_task",
-        "schedule": PITBOSS_DEMO_DEALING,
-        "options": {"expires": PITBOSS_DEMO_DEALING},
-    }
+CELERY_BEAT_SCHEDULE = beat_schedule([queue.name for queue in CELERY_TASK_QUEUES], PITBOSS_DEMO_DEALING)
 
 # Figures worked out in advance (tables/known_odds.py): files of rule sets and their theoretical RTP,
 # used only while the odds engine is the one that wrote them. `manage.py odds_known` writes the presets'.

@@ -108,8 +108,9 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # client sent): that is how a request is known to have come in over HTTPS.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = True
-# A monitor may ask a server for /healthz directly, over plain HTTP: it says nothing secret.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# A monitor may ask a server for /healthz directly, over plain HTTP: it says nothing secret. So may
+# Prometheus /metrics, which answers only PITBOSS_METRICS_ADDRESSES.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = 365 * 24 * 60 * 60

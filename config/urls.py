@@ -6,7 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from core.views import PAGE_METHODS
-from portal import errors, health
+from portal import errors, health, metrics
 from portal.home import home
 from portal.search import search
 
@@ -16,6 +16,7 @@ admin.site.login = secure_admin_login(admin.site.login)
 urlpatterns = [
     path("", home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("metrics", metrics.metrics, name="metrics"),
     path("search/", search, name="search"),
     # Signing in is django-allauth's (passwords, the second factor, single sign-on): its pages under
     # accounts/, the sign-in and sign-out also under the names the portal has always used.

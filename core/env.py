@@ -6,6 +6,7 @@ A value that does not parse raises ImproperlyConfigured naming the variable, so 
 deployment stops at start-up instead of misbehaving later.
 """
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -54,6 +55,20 @@ def env_list(name: str, default: list[str], *, environ: Environ | None = None) -
     if not all(items):
         raise ImproperlyConfigured(f"{name} has an empty item in {value!r}.")
     return items
+
+
+def env_networks(
+    name: str, default: list[str], *, environ: Environ | None = None
+) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Comma-separated addresses or CIDR networks ("127.0.0.1, 10.0.0.0/8, ::1"); an address is a
+    network of one. A network with host bits set ("10.0.0.1/8") is an error, as is anything else."""
+    networks = []
+    for item in env_list(name, default, environ=environ):
+        try:
+            networks.append(ipaddress.ip_network(item))
+        except ValueError:
+            raise ImproperlyConfigured(f"{name} has {item!r}, which is no address or network.") from None
+    return networks
 
 
 def env_pairs(name: str, default: dict[str, str], *, environ: Environ | None = None) -> dict[str, str]:

@@ -24,3 +24,15 @@ class OutboxMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task}{tuple(self.args)}"
+
+
+class WorkerBeat(models.Model):
+    """When a worker last ran the heartbeat task of a queue (outbox.tasks.worker_beat_task, sent by
+    beat every 30 s to each queue): how long ago tells /healthz and /metrics whether a queue's
+    workers are taking tasks. A row per queue, in the database so that every process sees it."""
+
+    queue = models.CharField(max_length=100, primary_key=True)
+    beat_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.queue} at {self.beat_at:%Y-%m-%d %H:%M:%S}"

@@ -6,7 +6,11 @@ CELERY_BROKER_URL, given BROKER_TIMEOUT seconds; "eager" where tasks run in-proc
 {"status": "ok", "checks": {...}}, each check "ok" (or "eager"); 503 with "status": "failed" and
 the failed checks "failed". Beside them, never failing the verdict, "replica": {"configured",
 "state" (ok, lagging, down or none), "lag_bytes"}, measured at most every
-PITBOSS_REPLICA_LAG_CHECK_SECONDS (core/replica.py). Nothing else is said: no address, no error text.
+PITBOSS_REPLICA_LAG_CHECK_SECONDS (core/replica.py); "worker": {queue: {"last_beat_seconds"}}, the
+whole seconds since a worker last ran each queue's heartbeat (null: never, or the database away); and
+"outbox": {"pending", "oldest_seconds"}, the messages the broker has not taken and the age of the
+oldest (null when none), one query each (outbox/figures.py), kept with the verdict. Nothing else is
+said: no address, no error text.
 
 No sign-in and no session; not an API view, so never throttled. Nothing is written to the database.
 The verdict is kept VERDICT_SECONDS in the process: probes in between cost nothing, and while one
@@ -26,6 +30,7 @@ from django.views.decorators.http import require_safe
 from kombu import Connection
 
 from core.replica import replica
+from outbox import figures
 
 VERDICT_SECONDS = 5
 BROKER_TIMEOUT = 1
@@ -72,6 +77,26 @@ def replica_report() -> dict:
     return {"configured": state != "none", "state": state, "lag_bytes": lag}
 
 
+def whole(seconds: float | None) -> int | None:
+    return None if seconds is None else int(seconds)
+
+
+def worker_report() -> dict:
+    try:
+        ages = figures.beat_ages()
+    except Exception:  # the database is away: the database check says so
+        ages = dict.fromkeys(figures.queues())
+    return {queue: {"last_beat_seconds": whole(age)} for queue, age in ages.items()}
+
+
+def outbox_report() -> dict:
+    try:
+        pending, oldest = figures.pending()
+    except Exception:
+        pending, oldest = None, None
+    return {"pending": pending, "oldest_seconds": whole(oldest)}
+
+
 def run(check) -> str:
     try:
         return check()
@@ -80,7 +105,8 @@ def run(check) -> str:
 
 
 class Verdict:
-    """The checks' results, kept VERDICT_SECONDS by `clock` (time.monotonic unless a test moves one)."""
+    """The checks' results and the workers' and outbox's figures, kept VERDICT_SECONDS by `clock`
+    (time.monotonic unless a test moves one)."""
 
     def __init__(self):
         self.lock = threading.Lock()
@@ -90,14 +116,16 @@ class Verdict:
     def forget(self) -> None:
         self.checked_at: float | None = None
         self.checks: dict[str, str] = {}
+        self.figures: dict[str, dict] = {}
 
-    def current(self) -> dict[str, str]:
+    def current(self) -> tuple[dict[str, str], dict[str, dict]]:
         with self.lock:
             now = self.clock()
             if self.checked_at is None or now - self.checked_at >= VERDICT_SECONDS:
                 self.checks = {name: run(check) for name, check in CHECKS.items()}
+                self.figures = {"worker": worker_report(), "outbox": outbox_report()}
                 self.checked_at = now
-            return self.checks
+            return self.checks, self.figures
 
 
 verdict = Verdict()
@@ -105,10 +133,15 @@ verdict = Verdict()
 
 @require_safe
 def healthz(request):
-    checks = verdict.current()
+    checks, informational = verdict.current()
     failed = "failed" in checks.values()
     response = JsonResponse(
-        {"status": "failed" if failed else "ok", "checks": checks, "replica": replica_report()},
+        {
+            "status": "failed" if failed else "ok",
+            "checks": checks,
+            "replica": replica_report(),
+            **informational,
+        },
         status=503 if failed else 200,
     )
     patch_cache_control(response, no_store=True)

@@ -233,9 +233,11 @@ PUBLIC_SHEETS = {
     "sheets:sheet_language_pdf",
     "api:table-rules",
 }
-# /healthz (portal/health.py), for monitors: GET and HEAD, tested in tests/test_healthz.py.
+# /healthz (portal/health.py), for monitors: GET and HEAD, tested in tests/test_healthz.py. /metrics
+# (portal/metrics.py), for Prometheus: GET and HEAD from PITBOSS_METRICS_ADDRESSES, tested in
+# tests/metrics/.
 # Signing in and one's own second factor (tests/walk_support.py) are for anyone or any signed-in user.
-PUBLIC = {"login", "logout", "healthz", *PUBLIC_SHEETS, *SIGN_IN_PAGES}
+PUBLIC = {"login", "logout", "healthz", "metrics", *PUBLIC_SHEETS, *SIGN_IN_PAGES}
 REPORT_MODELS = ("reportrun", "dailyfigures", "dailytablesummary", "dailyexposure", "reportdocument")
 # The rows a refused request must leave as they were: every model of these apps.
 STORED_APPS = {

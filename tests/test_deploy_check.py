@@ -80,7 +80,7 @@ def test_the_production_settings_expect_tls_to_end_at_a_proxy():
         "DEBUG": False,
         "ALLOWED_HOSTS": ["pitboss.example.com"],
         "SECURE_SSL_REDIRECT": True,
-        "SECURE_REDIRECT_EXEMPT": ["^healthz$"],
+        "SECURE_REDIRECT_EXEMPT": ["^healthz$", "^metrics$"],
         "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
         "SECURE_HSTS_SECONDS": 31536000,
         "SESSION_COOKIE_SECURE": True,

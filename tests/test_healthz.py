@@ -1,6 +1,9 @@
 """GET /healthz (portal/health.py): the database, the cache and the broker checked against the real
 services; 200 naming each check, 503 naming what failed. Public, never throttled or locked out,
-never stored by a browser or proxy, no database write; its verdict kept a few seconds."""
+never stored by a browser or proxy, no database write; its verdict kept a few seconds. Beside the
+verdict, never failing it: the replica, each queue's worker beat and the outbox."""
+
+from datetime import timedelta
 
 import pytest
 from django.conf import settings as django_settings
@@ -8,8 +11,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.services import token_create
+from outbox.models import OutboxMessage
+from outbox.tasks import worker_beat_task
 from portal.health import VERDICT_SECONDS, verdict
 from tests.cache_support import (  # noqa: F401
     Clock,
@@ -26,6 +32,11 @@ URL = "/healthz"
 
 # Without REPLICA_DATABASE_URL the replica is told as not configured; tests/replica covers one.
 NO_REPLICA = {"configured": False, "state": "none", "lag_bytes": None}
+# No worker has beaten and the outbox is empty: told, the verdict unchanged.
+QUIET = {
+    "worker": {"celery": {"last_beat_seconds": None}, "notifications": {"last_beat_seconds": None}},
+    "outbox": {"pending": 0, "oldest_seconds": None},
+}
 
 
 @pytest.fixture(autouse=True)
@@ -57,9 +68,15 @@ def test_everything_up_is_200_naming_each_check(production_cache_settings, own_b
     status, body, queries = checked()
     assert (status, body) == (
         200,
-        {"status": "ok", "checks": {"database": "ok", "cache": "ok", "broker": "ok"}, "replica": NO_REPLICA},
+        {
+            "status": "ok",
+            "checks": {"database": "ok", "cache": "ok", "broker": "ok"},
+            "replica": NO_REPLICA,
+            **QUIET,
+        },
     )
-    assert queries == ["SELECT 1"]
+    assert queries[0] == "SELECT 1"
+    assert len(queries) == 3  # and one each for the workers' beats and the outbox
 
 
 @pytest.mark.redis_server
@@ -73,6 +90,7 @@ def test_with_the_cache_stopped_it_is_503_naming_the_cache(production_cache_sett
             "status": "failed",
             "checks": {"database": "ok", "cache": "failed", "broker": "eager"},
             "replica": NO_REPLICA,
+            **QUIET,
         },
     )
 
@@ -87,6 +105,7 @@ def test_with_a_bad_broker_url_it_is_503_naming_the_broker_and_not_its_password(
             "status": "failed",
             "checks": {"database": "ok", "cache": "ok", "broker": "failed"},
             "replica": NO_REPLICA,
+            **QUIET,
         },
     )
 
@@ -101,6 +120,7 @@ def test_with_celery_eager_the_broker_is_eager_and_no_failure(settings):
             "status": "ok",
             "checks": {"database": "ok", "cache": "ok", "broker": "eager"},
             "replica": NO_REPLICA,
+            **QUIET,
         },
     )
 
@@ -118,6 +138,7 @@ def test_the_verdict_is_kept_a_few_seconds(production_cache_settings, redis_serv
             "status": "ok",
             "checks": {"database": "ok", "cache": "ok", "broker": "eager"},
             "replica": NO_REPLICA,
+            **QUIET,
         },
     )
     redis_server.stop()
@@ -152,3 +173,17 @@ def test_public_read_only_never_throttled_nor_locked_out(settings):
     assert Client().head(URL).status_code == 200
     for method in ("post", "put", "patch", "delete"):
         assert getattr(Client(), method)(URL).status_code == 405
+
+
+def test_a_worker_beat_and_an_unsent_message_are_told_and_never_fail_it(settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.CELERY_BROKER_URL = "memory://"
+    worker_beat_task.delay("notifications")
+    message = OutboxMessage.objects.create(task="outbox.tasks.outbox_drain_task")
+    OutboxMessage.objects.filter(pk=message.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    status, body, _ = checked()
+    assert (status, body["status"]) == (200, "ok")
+    assert body["worker"]["celery"] == {"last_beat_seconds": None}
+    assert 0 <= body["worker"]["notifications"]["last_beat_seconds"] < 300
+    assert body["outbox"]["pending"] == 1
+    assert 300 <= body["outbox"]["oldest_seconds"] < 3600

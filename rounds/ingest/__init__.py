@@ -20,12 +20,19 @@ Speed (a 5,000-player Boundless round, `make bench`): the rows go in by COPY (`r
 the document is encoded once (its digest and its column share the text), players are read and
 created in one statement each, a limit is worked out once per distinct (kind, player standing),
 and the cyclic garbage collector waits while the round's many small objects are alive.
+
+Counted for /metrics (core.metrics): the rounds newly stored and their bets by game, and the
+conflicts, once the transaction commits (a batch rolled back counts nothing); a document refused for
+its format, when refused.
 """
+
+from collections import Counter
 
 from django.db import transaction
 
 from blackjack.document import RoundFormatError
 from blackjack.replay import cyclic_collector_paused
+from core.metrics import BETS_INGESTED, ROUNDS_INGESTED, ROUNDS_REFUSED
 
 from ..models import Shoe
 from ..table_state import TABLE_CLOSED, opened_while_closed
@@ -59,6 +66,14 @@ def rounds_ingest(*, documents: list, batch: bool = True, plain_json: bool = Fal
     plain_json: the documents were read from JSON text that held no float (the API's parser says
     so), so orjson encodes them to the same text as `bulk.json_text`, ten times faster.
     """
+    try:
+        return _rounds_ingest(documents, batch, plain_json)
+    except RoundFormatError:
+        ROUNDS_REFUSED.labels("format").inc()
+        raise
+
+
+def _rounds_ingest(documents: list, batch: bool, plain_json: bool) -> list[IngestResult]:
     with cyclic_collector_paused():
         prepared = [
             prepare(document, f"rounds[{index}]" if batch else "", plain_json)
@@ -80,4 +95,19 @@ def rounds_ingest(*, documents: list, batch: bool = True, plain_json: bool = Fal
             # A shoe first seen in a refused document is not kept: it would bind the shoe's code to
             # this table before any of its rounds was accepted.
             Shoe.objects.filter(pk__in=[shoes[code].pk for code in new_shoes], rounds__isnull=True).delete()
+            transaction.on_commit(lambda: _count(prepared, results))
             return results
+
+
+def _count(prepared: list, results: list[IngestResult]) -> None:
+    rounds, bets, conflicts = Counter(), Counter(), 0
+    for item, result in zip(prepared, results, strict=True):
+        if result.created:
+            rounds[item.table.game] += 1
+            bets[item.table.game] += len(item.record.bets)
+        conflicts += result.conflict is not None
+    for game, count in rounds.items():
+        ROUNDS_INGESTED.labels(game).inc(count)
+        BETS_INGESTED.labels(game).inc(bets[game])
+    if conflicts:
+        ROUNDS_REFUSED.labels("conflict").inc(conflicts)
