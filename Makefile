@@ -12,12 +12,13 @@ CORES := $(shell nproc 2>/dev/null || echo 1)
 TEST_PROCESSES ?= $(shell n=$(CORES); if [ $$n -le 1 ]; then echo 0; elif [ $$n -gt 4 ]; then echo 4; else echo $$n; fi)
 
 .DEFAULT_GOAL := help
-.PHONY: help .venv demo test bench lint format messages clean htmx
+.PHONY: help .venv demo test bench soak lint format messages clean htmx
 
 help:
 	@echo "make demo    migrate, play a simulated day, then serve the back office at http://$(DEMO_ADDRESS) with a Celery worker and beat (Ctrl-C stops all three)"
 	@echo "make test    run the test suite (pytest, on every core: TEST_PROCESSES=0 for one process)"
 	@echo "make bench   run the benchmarks in tests/benchmarks/ (only some: BENCH=\"reports pages\"; in seconds: BENCH_SCALE=smoke)"
+	@echo "make soak    gunicorn, a Celery worker and beat under game servers and staff for minutes, disrupted midway, then checked: nothing lost or done twice (SOAK_SCALE=tiny: in seconds)"
 	@echo "make lint    ruff check, ruff format --check, the import contracts and the internals check"
 	@echo "make format  apply ruff's fixes and formatting"
 	@echo "make messages  refresh the Filipino catalogue of the rule sheets (needs gettext), then translate and run it again"
@@ -79,6 +80,12 @@ test: .venv
 
 bench: .venv
 	BENCH_SCALE=$(BENCH_SCALE) $(BIN)/python -m tests.benchmarks.run $(BENCH)
+
+# SOAK_SCALE: default (minutes, BENCHMARKS.md's) or tiny (its test's); SOAK_ARGS: --seconds N,
+# --report PATH, --no-replica (python -m tests.soak.run --help).
+SOAK_SCALE ?= default
+soak: .venv
+	$(BIN)/python -m tests.soak.run --scale $(SOAK_SCALE) $(SOAK_ARGS)
 
 # lint-imports: the layers of pyproject.toml's [tool.importlinter]; tools.internals: only the documented
 # API of the dependencies ([tool.pitboss.internals]).

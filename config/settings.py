@@ -509,6 +509,14 @@ if CELERY_BROKER_URL is None:
 else:
     CELERY_TASK_ALWAYS_EAGER = False
     CELERY_RESULT_BACKEND = CELERY_BROKER_URL if is_redis_url(CELERY_BROKER_URL) else None
+# On Redis, a message a worker took but never acknowledged (the worker killed mid-task: tasks are
+# acknowledged late) goes back to the queue this many seconds after it was taken (kombu's
+# visibility_timeout, default one hour). Longer than any task runs, or a running task is given to a
+# second worker too; make soak sets it short, so that a killed worker's tasks come back within its run.
+if is_redis_url(CELERY_BROKER_URL):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env_int("PITBOSS_BROKER_VISIBILITY_SECONDS", 60 * 60, minimum=1)
+    }
 if is_filesystem_url(CELERY_BROKER_URL):
     PITBOSS_BROKER_FOLDER = Path(env_str("PITBOSS_BROKER_FOLDER") or VAR_DIR / "broker")
     # A worker looks for new messages this often (seconds; kombu's default is 1).

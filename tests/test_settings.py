@@ -269,6 +269,17 @@ def test_the_filesystem_broker_keeps_its_folders_where_the_setting_says(tmp_path
     assert (tmp_path / "broker" / "queue").is_dir()
 
 
+def test_a_redis_broker_gives_a_killed_workers_messages_back_after_the_visibility_setting():
+    show = (
+        "from django.conf import settings; "
+        "print(settings.CELERY_BROKER_TRANSPORT_OPTIONS['visibility_timeout'])"
+    )
+    redis = "redis://127.0.0.1:6379/0"
+    assert _settings_value(show, CELERY_BROKER_URL=redis).stdout.strip() == "3600"
+    chosen = _settings_value(show, CELERY_BROKER_URL=redis, PITBOSS_BROKER_VISIBILITY_SECONDS="30")
+    assert chosen.stdout.strip() == "30", chosen.stderr
+
+
 def test_start_up_stops_on_a_bad_broker_url():
     result = _import_settings(CELERY_BROKER_URL="filesytem://")
     assert result.returncode != 0
