@@ -17,6 +17,8 @@ STAFF = ("supervisor", "compliance", "customer-service", "administrator")
 # Pages that are not pages of the portal to look at: downloads, the API's documents.
 NOT_SHOWN = {"reports:document_download", "reports:chart", "rounds:round_document", "logout"}
 NOT_SHOWN |= {"alerts:fault_pdf", "regulator:day_pack"}
+# Prometheus's text exposition: thousands of lines for a scraper, not a page to look at.
+NOT_SHOWN |= {"metrics"}
 # Parts that htmx polls into their pages (the floor, a table's live page): checked inside them.
 NOT_SHOWN |= {"floor:tiles", "floor:table_live_figures"}
 # What pokes out sideways: a shown element past the page's right edge whose overflow is not
