@@ -46,10 +46,12 @@ class PoolRound:
 
 @dataclass
 class Sent:
-    """What one game server sent: {round id: bets}, each post's latency, retries and refusals."""
+    """What one game server sent: {round id: bets}, each post's latency and when it was due (in step),
+    retries and refusals."""
 
     rounds: dict = field(default_factory=dict)
     latencies: list = field(default_factory=list)
+    dues: list = field(default_factory=list)
     retries: int = 0
     errors: list = field(default_factory=list)
 
@@ -125,6 +127,7 @@ class GameServer:
             else:
                 if answer.status_code in (200, 201):
                     sent.latencies.append(time.monotonic() - due)
+                    sent.dues.append(due)
                     return
                 if answer.status_code < 500:
                     sent.errors.append(f"{round_id}: {answer.status_code} {answer.text[:300]}")

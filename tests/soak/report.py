@@ -38,7 +38,9 @@ def printed(report: dict) -> None:
     for kind, figures in report["ingest_p99_ms"].items():
         print(
             f"   ingest p99, {kind}: {figures['alone']} ms alone, {figures['soak']} ms in the soak "
-            f"= {figures['ratio']}x (median {figures['soak_median']} ms, {figures['posts']} posts)"
+            f"= {figures['ratio']}x (median {figures['soak_median']} ms, {figures['posts']} posts); "
+            f"outside the disruption's {report['disrupted_seconds']} s: {figures['steady']} ms "
+            f"= {figures['steady_ratio']}x ({figures['steady_posts']} posts)"
         )
     for page, figures in report["pages"].items():
         print(

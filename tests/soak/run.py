@@ -22,6 +22,9 @@ from .sizes import SCALES, sizes_of
 from .world import STAFF, scratch_world
 
 STAFF_PASSWORD = f"{STAFF}-demo"  # seed_demo's
+# After the last disruption, the seconds the processes are given to come back (connections
+# reopened, the retried posts answered) before the posts count as steady again.
+RECOVERY_SECONDS = 10
 
 
 def arguments(argv: list[str]) -> argparse.Namespace:
@@ -110,9 +113,8 @@ def soaked(world, environment: dict, sizes, folder: Path) -> dict:
         wrk = staff_load.pages_started(base, pages, cookie, sizes.soak_seconds, think)
         lag = LagWatch(world)
         soak_started = time.monotonic()
-        disruption = disrupt(
-            world, processes, soak_started + sizes.soak_seconds / 2, min(10.0, sizes.soak_seconds / 6)
-        )
+        disrupted_at = soak_started + sizes.soak_seconds / 2
+        disruption = disrupt(world, processes, disrupted_at, min(10.0, sizes.soak_seconds / 6))
         soak = game_servers.paced(servers, rates, sizes.soak_seconds)
         soak_seconds = time.monotonic() - soak_started
         pages_soak = staff_load.pages_collected(wrk)
@@ -136,9 +138,21 @@ def soaked(world, environment: dict, sizes, folder: Path) -> dict:
 
     errors = [error for sent in every_sent for error in sent.errors]
     soak_rounds = sum(len(sent.rounds) for sent in soak.values())
+    # The posts due while the disruptions lasted and the processes came back, told apart: the rest
+    # say what the load alone does.
+    recovered_at = (
+        disrupted_at + max((event["at"] for event in disruption.events), default=0) + RECOVERY_SECONDS
+    )
     by_kind = {"ordinary": [], "boundless": []}
+    steady = {"ordinary": [], "boundless": []}
     for server in servers:
-        by_kind[game_servers.kind(server)] += soak[server.table.code].latencies
+        sent = soak[server.table.code]
+        by_kind[game_servers.kind(server)] += sent.latencies
+        steady[game_servers.kind(server)] += [
+            latency
+            for latency, due in zip(sent.latencies, sent.dues, strict=True)
+            if not disrupted_at <= due <= recovered_at
+        ]
     ingest = {}
     for kind, latencies in by_kind.items():
         figures = {"alone": percentile(alone[kind].latencies), "soak": percentile(latencies)}
@@ -146,6 +160,9 @@ def soaked(world, environment: dict, sizes, folder: Path) -> dict:
             "ratio": ratio(figures["soak"], figures["alone"]),
             "soak_median": percentile(latencies, 0.5),
             "posts": len(latencies),
+            "steady": percentile(steady[kind]),
+            "steady_ratio": ratio(percentile(steady[kind]), figures["alone"]),
+            "steady_posts": len(steady[kind]),
         }
     pages_report = {
         page: {
@@ -177,6 +194,7 @@ def soaked(world, environment: dict, sizes, folder: Path) -> dict:
         "ingest_p99_ms": ingest,
         "pages": pages_report,
         "disruptions": disruption.events,
+        "disrupted_seconds": round(recovered_at - disrupted_at, 1),
         "replica_lag": lag_figures,
         "drain": {"seconds": round(drain_seconds, 1), "waiting": waiting},
         "checks": verdicts,
