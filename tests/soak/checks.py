@@ -7,6 +7,8 @@
 - Every task's effect once: the outbox's messages all sent; the players' totals (rounds/totals.py,
   added by the catch-up task) equal the sums of the stored bets; the ledger verifies (its verify
   service, as `manage.py ledger_verify`).
+- The metrics agree: /metrics, summed over the web workers' files, counts the rounds and bets stored,
+  and no refusal.
 
 Each check is a dict: name, ok, and its figures; `problems` names what went wrong.
 """
@@ -187,3 +189,31 @@ def task_effects_check() -> dict:
         "ledger_chains_verified": list(record.chains),
         "problems": problems,
     }
+
+
+def metrics_check(base: str, stored: dict) -> dict:
+    """/metrics (the web workers' files summed) against the database: `stored` is rounds_check's."""
+    import requests
+    from prometheus_client.parser import text_string_to_metric_families
+
+    totals = Counter()
+    for family in text_string_to_metric_families(requests.get(f"{base}/metrics", timeout=60).text):
+        for sample in family.samples:
+            if sample.name.endswith("_total"):
+                totals[sample.name] += sample.value
+    counted = {
+        "rounds_counted": int(totals["pitboss_rounds_ingested_total"]),
+        "bets_counted": int(totals["pitboss_bets_ingested_total"]),
+        "refusals_counted": int(totals["pitboss_rounds_refused_total"]),
+    }
+    problems = [
+        f"{what}: {counted[mine]:,} counted, {stored[theirs]:,} stored"
+        for what, mine, theirs in (
+            ("rounds", "rounds_counted", "rounds_stored"),
+            ("bets", "bets_counted", "bets_stored"),
+        )
+        if counted[mine] != stored[theirs]
+    ]
+    if counted["refusals_counted"]:
+        problems.append(f"{counted['refusals_counted']} refusals counted, none expected")
+    return {"name": "the metrics count what was stored", "ok": not problems, **counted, "problems": problems}

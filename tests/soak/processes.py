@@ -1,7 +1,7 @@
-"""Pitboss's processes as production runs them, started with explicit arguments: gunicorn (2 workers
-of 4 threads: the machine's 2 cores, and a thread free while another waits on PostgreSQL), a Celery
-worker of both queues, Celery beat with a schedule file of its own; and a webhook receiver on
-loopback that notes each delivery it is sent.
+"""Pitboss's processes as production runs them: gunicorn with deploy/gunicorn.conf.py (its default
+workers: 2 × cores + 1), a Celery worker of both queues, Celery beat with a schedule file of its own,
+the web and worker processes writing their metrics to one PROMETHEUS_MULTIPROC_DIR; and a webhook
+receiver on loopback that notes each delivery it is sent.
 
 The development settings with DEBUG off (the production ones want HTTPS and a Redis cache), on the
 soak's own Redis database (flushed first) and with a short broker visibility timeout
@@ -32,7 +32,7 @@ BIN = Path(sys.executable).parent
 REDIS_URL = os.environ.get("SOAK_REDIS_URL", "redis://127.0.0.1:6379/14")
 # Longer than any task of the soak runs (a monitors' run takes well under a second a batch).
 VISIBILITY_SECONDS = 30
-GUNICORN_WORKERS, GUNICORN_THREADS = 2, 4
+GUNICORN_CONFIG = ROOT / "deploy" / "gunicorn.conf.py"
 
 
 def app_environment(world: World) -> dict:
@@ -65,6 +65,10 @@ class Processes:
         self.base = f"http://127.0.0.1:{self.port}"
         self.web = self.beat = self.worker = None
         self.workers_started = 0
+        metrics = folder / "metrics"
+        metrics.mkdir()
+        # The web and worker processes' metrics, summed by /metrics; not the soak's own process.
+        self.env = {**env, "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
 
     def _start(self, name: str, command: list[str], env: dict) -> subprocess.Popen:
         log = open(self.folder / f"{name}.log", "ab")
@@ -77,9 +81,9 @@ class Processes:
         web_env = {**self.env}
         if self.world.replica_url:
             web_env.update(REPLICA_DATABASE_URL=self.world.replica_url, PITBOSS_REPLICA_RETRY_SECONDS="5")
-        command = [str(BIN / "gunicorn"), "config.wsgi", "-b", f"127.0.0.1:{self.port}"]
-        command += ["-w", str(GUNICORN_WORKERS), "--threads", str(GUNICORN_THREADS), "--timeout", "120"]
-        self.web = self._start("gunicorn", [*command, "--log-level", "warning"], web_env)
+        web_env.update(PITBOSS_BIND=f"127.0.0.1:{self.port}", PITBOSS_WORKER_TIMEOUT="120")
+        command = [str(BIN / "gunicorn"), "-c", str(GUNICORN_CONFIG), "config.wsgi", "--log-level", "warning"]
+        self.web = self._start("gunicorn", command, web_env)
         self.worker_start()
         schedule = self.folder / "beat-schedule"
         beat = [str(BIN / "celery"), "-A", "config", "beat", "-s", str(schedule), "--loglevel", "warning"]

@@ -25,6 +25,7 @@ STAFF_PASSWORD = f"{STAFF}-demo"  # seed_demo's
 # After the last disruption, the seconds the processes are given to come back (connections
 # reopened, the retried posts answered) before the posts count as steady again.
 RECOVERY_SECONDS = 10
+WARM_UP_SECONDS = 5
 
 
 def arguments(argv: list[str]) -> argparse.Namespace:
@@ -84,10 +85,9 @@ def soaked(world, environment: dict, sizes, folder: Path) -> dict:
         processes.start()
         base = processes.base
         servers = [game_servers.GameServer(base, table, pools[table.code]) for table in tables]
-        # Each server's first post loads what the web workers load once: not counted.
-        warm_up = game_servers.Sent()
-        for server in servers:
-            server.post(warm_up)
+        # What each web worker loads at its first posts (every table's rules and odds): every server
+        # posting at once for a few seconds reaches every worker; not counted.
+        warm_up = game_servers.flat_out(servers, WARM_UP_SECONDS)
         alone = game_servers.one_at_a_time(servers, sizes.baseline_seconds)
         print("   latency alone measured", flush=True)
         capacity = game_servers.flat_out(servers, sizes.capacity_seconds)
@@ -126,11 +126,13 @@ def soaked(world, environment: dict, sizes, folder: Path) -> dict:
         waiting = checks.drained(sizes.drain_seconds)
         drain_seconds = time.monotonic() - drain_started
         lag_figures = lag.stop()
-        every_sent = [warm_up, *alone.values(), *capacity.values(), *soak.values()]
+        every_sent = [*warm_up.values(), *alone.values(), *capacity.values(), *soak.values()]
+        stored = checks.rounds_check(every_sent)
         verdicts = [
-            checks.rounds_check(every_sent),
+            stored,
             checks.alerts_check(receiver.received, endpoint),
             checks.task_effects_check(),
+            checks.metrics_check(base, stored),
         ]
     finally:
         processes.stop()
