@@ -80,9 +80,10 @@ def settings_queues() -> set[str]:
     return {queue.name for queue in settings.CELERY_TASK_QUEUES}
 
 
-def help_text(*args: str) -> str:
+def ran(*command: str) -> str:
+    """The command's output, run from the checkout on the development settings; it must succeed."""
     done = subprocess.run(
-        [*args, "--help"],
+        command,
         cwd=ROOT,
         env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
         capture_output=True,
@@ -91,6 +92,10 @@ def help_text(*args: str) -> str:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
+
+
+def help_text(*args: str) -> str:
+    return ran(*args, "--help")
 
 
 @pytest.mark.parametrize("path", UNITS, ids=lambda path: path.name)
@@ -165,15 +170,7 @@ def test_the_procfile_and_the_units_run_the_same_processes():
 
 
 def test_the_web_server_serves_config_wsgi_with_the_gunicorn_config():
-    done = subprocess.run(
-        [sys.executable, "-c", "from config.wsgi import application; assert callable(application)"],
-        cwd=ROOT,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
+    ran(sys.executable, "-c", "from config.wsgi import application; assert callable(application)")
     known = help_text(str(PROGRAMS / "gunicorn"))
     for name, command in all_commands():
         if Path(command[0]).name != "gunicorn":

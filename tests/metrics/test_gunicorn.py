@@ -16,7 +16,7 @@ import requests
 from django.conf import settings
 
 from tests.metrics.support import samples, value
-from tests.replica_support import free_port
+from tests.replica_support import free_port, wait_for
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -29,20 +29,6 @@ def database_url() -> str:
     user, host, port = database["USER"], database["HOST"] or "127.0.0.1", database["PORT"] or 5432
     password = f":{database['PASSWORD']}" if database.get("PASSWORD") else ""
     return f"postgres://{user}{password}@{host}:{port}/{database['NAME']}"
-
-
-def wait_for(url: str) -> None:
-    """Until the server answers: a worker's first answer loads the whole app, which a busy machine
-    takes seconds over; a slow answer is waited for like a refused one."""
-    deadline = time.monotonic() + READY_SECONDS
-    while True:
-        try:
-            requests.get(url, timeout=10)
-            return
-        except (requests.ConnectionError, requests.Timeout):
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
 
 
 @pytest.fixture
@@ -65,7 +51,7 @@ def server(tmp_path):
     process = subprocess.Popen([gunicorn, "-c", "deploy/gunicorn.conf.py", "config.wsgi"], env=env, cwd=ROOT)
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_for(url + "/healthz")
+        wait_for(url + "/healthz", READY_SECONDS)
         yield url, metrics_dir
     finally:
         process.terminate()

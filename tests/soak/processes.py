@@ -15,15 +15,13 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import redis
-import requests
 
-from tests.replica_support import free_port
+from tests.replica_support import free_port, wait_for
 
 from .world import World
 
@@ -88,7 +86,7 @@ class Processes:
         schedule = self.folder / "beat-schedule"
         beat = [str(BIN / "celery"), "-A", "config", "beat", "-s", str(schedule), "--loglevel", "warning"]
         self.beat = self._start("beat", beat, self.env)
-        wait_for(self.base + "/healthz")
+        wait_for(self.base + "/healthz", 120)
 
     def worker_start(self) -> None:
         self.workers_started += 1
@@ -112,20 +110,6 @@ class Processes:
                     process.wait(timeout=30)
                 except subprocess.TimeoutExpired:
                     process.kill()
-
-
-def wait_for(url: str, timeout: float = 120) -> None:
-    """Until `url` answers: a slow first answer (the app loading on a busy machine) is waited for like a
-    refused connection."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            requests.get(url, timeout=10)
-            return
-        except (requests.ConnectionError, requests.Timeout):
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
 
 
 class WebhookReceiver:
