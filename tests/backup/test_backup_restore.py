@@ -105,10 +105,17 @@ class Backed:
     target_time: str
 
 
+def installed_scripts(root: Path) -> Path:
+    return root / "scripts"
+
+
 @pytest.fixture(scope="module")
 def scratch():
     """A temporary directory owned by postgres, and the clusters made in it (stopped at the end)."""
     root = Path(tempfile.mkdtemp(prefix="pitboss-backup-"))
+    # What postgres runs (the archive_command, the backup and restore scripts) must be where it may
+    # read it, as /opt/pitboss is when deployed; a checkout in a private directory (CI's) is not.
+    shutil.copytree(SCRIPTS, installed_scripts(root))
     if os.geteuid() == 0:
         shutil.chown(root, "postgres", "postgres")
     clusters: list[Cluster] = []
@@ -161,7 +168,7 @@ def backed(scratch) -> Backed:
         root,
         wal_level="replica",
         archive_mode="on",
-        archive_command=f"'{SCRIPTS / 'archive_wal.sh'} %p %f {archive}'",
+        archive_command=f"'{installed_scripts(root) / 'archive_wal.sh'} %p %f {archive}'",
     )
     primary.start()
     primary.sql("CREATE TABLE hands (batch int NOT NULL, dealt int NOT NULL)")
@@ -169,7 +176,7 @@ def backed(scratch) -> Backed:
     primary.manage("migrate", "--no-input")
     insert(primary, BEFORE)
     made = run_as_postgres(
-        SCRIPTS / "base_backup.sh",
+        installed_scripts(root) / "base_backup.sh",
         *(backups, "-h", "127.0.0.1", "-p", primary.port, "-U", "postgres", "--checkpoint=fast"),
         env={**os.environ, "PG_BIN": str(server_bin())},
     )
@@ -186,7 +193,8 @@ def backed(scratch) -> Backed:
 
 def restore(backed: Backed, clusters: list[Cluster], name: str, *target_time: str) -> Cluster:
     cluster = new_cluster(backed.root, clusters, name)
-    run_as_postgres(SCRIPTS / "restore.sh", backed.backup, backed.archive, cluster.data, *target_time)
+    restore_script = installed_scripts(backed.root) / "restore.sh"
+    run_as_postgres(restore_script, backed.backup, backed.archive, cluster.data, *target_time)
     configure(cluster, backed.root)
     cluster.start()
     cluster.wait_until("SELECT NOT pg_is_in_recovery()")  # replayed and promoted
