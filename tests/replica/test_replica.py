@@ -46,7 +46,7 @@ def pair():
         pair.sql(pair.primary_port, f"CREATE DATABASE {DATABASE}")
         env = {**base_env(), "DATABASE_URL": pair.url(pair.primary_port, DATABASE)}
         manage("migrate", "--no-input", env=env)
-        manage("create_user", USERNAME, "--role", "customer_service", "--password", PASSWORD, env=env)
+        manage("create_user", USERNAME, "--role", "customer_service", f"--password={PASSWORD}", env=env)
         pair.replayed()
         yield pair
     finally:
