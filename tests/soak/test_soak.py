@@ -1,13 +1,15 @@
 """make soak, tiny: the entry point run in a subprocess as `make soak` runs it, its checks read from
 the JSON report it writes. With PostgreSQL's server programs it soaks a private primary and standby
 (its replica lag reported); without them a scratch database on DATABASE_URL's server. It uses the
-tests' Redis (CELERY_BROKER_URL), flushing it. No timing is asserted: its figures are printed."""
+tests' Redis server (CELERY_BROKER_URL's) but a database of its own, which it flushes: the other test
+process's worker tests keep their messages in theirs. No timing is asserted: its figures are printed."""
 
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
@@ -18,6 +20,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 600  # a busy machine; about 90 s on a quiet one
+SOAK_REDIS_DATABASE = "/15"
 
 
 def test_a_tiny_soak_loses_nothing_and_does_nothing_twice(tmp_path):
@@ -26,7 +29,9 @@ def test_a_tiny_soak_loses_nothing_and_does_nothing_twice(tmp_path):
     with_replica = server_problem() is None
     if not with_replica:
         command.append("--no-replica")
-    environ = {**os.environ, "SOAK_REDIS_URL": settings.CELERY_BROKER_URL}
+    broker = urlsplit(settings.CELERY_BROKER_URL)
+    soak_redis = f"{broker.scheme}://{broker.netloc}{SOAK_REDIS_DATABASE}"
+    environ = {**os.environ, "SOAK_REDIS_URL": soak_redis}
     done = subprocess.run(command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=TIMEOUT)
     print(done.stdout)
     assert report_path.exists(), done.stdout[-3000:] + done.stderr[-3000:]
